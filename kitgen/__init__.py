@@ -1,0 +1,3 @@
+"""kitgen: print-ready PDF kits for Codenames-style games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,167 @@
+"""Building a kit: load -> check -> model -> impose -> draw -> write (atomically)."""
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__, contents, fonts, layouts, messages as messages_mod, payload
+from .errors import KitgenError
+from .keys import ALGORITHM_VERSION, kit_secret
+from .model import Kit
+from .render import codenames, keycards, rules, text, tiles
+from .render.document import CardPart, FreePart, card_part, render
+
+
+@dataclass(frozen=True)
+class BuiltFile:
+    name: str
+    data: bytes
+    pages: int
+
+
+def register_fonts(layout) -> dict[str, str]:
+    """Each layout font role (word, label, ...) -> its registered reportlab name."""
+    return {role: fonts.register(spec.family, int(spec.weight)).registered_name for role, spec in layout.fonts.items()}
+
+
+def page_size(layout, paper: str) -> tuple[float, float]:
+    sizes = layout.paper.sizes
+    if paper not in sizes:
+        raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}")
+    return tuple(sizes[paper])
+
+
+def check_labels(layout, font_names: dict[str, str], messages, edition):
+    """Printed labels must have their glyphs and fit their boxes, like the words."""
+    checks = [(layout.key_card.back_label, messages.labels.key_back),
+              (layout.key_card.kit_id, "W" * 16)]
+    for key in ("red_agent", "blue_agent", "double_agent", "bystander", "assassin"):
+        checks.append((layout.tile.label, text.apply_case(messages.labels[key], layout.tile.label.case)))
+    for style, shown in checks:
+        fitted = text.fit(shown, font_names[style.font], style.box[2], style.box[3], style.size, style.min_size)
+        if fitted.missing:
+            raise KitgenError(f"the font lacks {fitted.missing!r} for the label {shown!r}")
+        if not fitted.fits:
+            raise KitgenError(f"the label {shown!r} does not fit its box at {style.min_size:g}pt; "
+                              "shorten it in the messages file or enlarge the box in the layout")
+
+
+def build_files(kit: Kit) -> tuple[list[BuiltFile], dict]:
+    """Every output file of the kit, in memory, and the manifest."""
+    layout = layouts.load(kit.layout_name)
+    size = page_size(layout, kit.paper)
+    messages = messages_mod.load(kit.language)
+    font_names = register_fonts(layout)
+    kit_contents = contents.build(kit)
+    words = [w for card in kit_contents.codename_cards for w in (card.front, card.back) if w is not None]
+    codenames.check_words(words, layout, font_names, kit.deck.source)
+    check_labels(layout, font_names, messages, kit.edition)
+
+    secret = kit_secret(kit.seed)
+    payloads = [payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
+    labels = messages.labels
+    parts = {
+        "codenames": card_part(codenames.card_set(kit_contents.codename_cards, layout, font_names,
+                                                  labels.codename_cards), layout, size, kit.duplex),
+        "keys": card_part(keycards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id,
+                                            kit.edition, messages, labels.key_cards), layout, size, kit.duplex),
+        "tiles": card_part(tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
+                           layout, size, kit.duplex),
+        "rules": FreePart("rules", labels.rules, lambda c: rules.draw(
+            c, size, layout, font_names, messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}")),
+    }
+    files, kit_starts = [], {}
+    for name, part in parts.items():
+        title = f"{kit.name}: {part.cards.title if isinstance(part, CardPart) else part.title}"
+        data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id)
+        files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
+    data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id)
+    kit_starts = dict(zip(parts, starts))
+    files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
+    manifest = _manifest(kit, layout, size, files, parts["keys"], payloads, kit_starts["keys"])
+    return files, manifest
+
+
+def _page_count(part, data: bytes) -> int:
+    if isinstance(part, CardPart):
+        return len(part.pages)
+    return data.count(b"/Type /Page\n")
+
+
+def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
+    spec = keys_part.cards.spec
+    cells = keycards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
+    keys = []
+    for page_number, page in enumerate(keys_part.pages, 1):
+        if page.side != "front":
+            continue
+        for index, placement in page.cards:
+            keys.append({
+                "number": index + 1,
+                "file": "keys.pdf",
+                "page": page_number,
+                "kit_page": kit_start + page_number - 1,
+                "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
+                "cells": [placement.rect_to_page(spec.width, spec.height, box) for box in cells],
+                "payload": payloads[index],
+            })
+    return {
+        "tool": "kitgen",
+        "version": __version__,
+        "key_algorithm": ALGORITHM_VERSION,
+        "kit": kit.id,
+        "name": kit.name,
+        "edition": kit.edition.name,
+        "language": kit.language,
+        "seed": kit.seed,
+        "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name, "words": len(kit.deck.words)},
+        "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name},
+        "files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
+                   "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files],
+        "keys": keys,
+    }
+
+
+def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
+    """Write all files into ``target`` at once: they are written into a fresh
+    folder beside it, which then takes the old folder's place. A failure at
+    any point leaves the previous kit as it was and no partial file."""
+    target = Path(target)
+    parent = target.parent
+    if target.exists() and not target.is_dir():
+        raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    except OSError as err:
+        raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
+    try:
+        for f in files:
+            (staging / f.name).write_bytes(f.data)
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        for path in staging.iterdir():
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+        os.chmod(staging, 0o755)
+        old = None
+        if target.exists():
+            old = parent / f".{target.name}.old-{os.getpid()}"
+            os.rename(target, old)
+        os.rename(staging, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
+
+
+def build(kit: Kit, out_dir: Path) -> tuple[Path, list[BuiltFile], dict]:
+    """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest."""
+    files, manifest = build_files(kit)
+    target = Path(out_dir) / kit.id
+    write_kit(target, files, manifest)
+    return target, files, manifest

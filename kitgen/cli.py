@@ -1,0 +1,85 @@
+"""The ``kitgen`` command line: thin, it parses options and calls the library.
+
+Imports of the heavy parts (reportlab, qrcode) happen inside the commands, so
+``kitgen --help`` answers at once.
+"""
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import KitgenError
+
+EXIT_BAD_INPUT, EXIT_INTERNAL = 2, 1
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kitgen")
+@click.option("--debug", is_flag=True, help="Show a full traceback on errors.")
+def cli(debug):
+    """Print-ready PDF kits for Codenames: codename cards, key cards with QR codes,
+    agent tiles and a rules sheet."""
+
+
+@cli.command()
+@click.argument("kit_file", required=False, metavar="[KIT.yaml]")
+@click.option("--deck", metavar="PATH", help="A words deck: .yaml, .txt (one word per line) or .csv (first column).")
+@click.option("--seed", metavar="TEXT", help="The seed the key cards are made from (default: the kit's own).")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="The kit goes into DIR/<kit id>/.")
+@click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]),
+              help="Double-sided printing: flip on the long or short edge, or none (default: long).")
+@click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40).")
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys):
+    """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default)."""
+    from . import build as builder, kitfile
+
+    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys,
+                       paper=paper, duplex=duplex)
+    target, files, manifest = builder.build(kit, Path(out_dir))
+    counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules"}
+    click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
+    for f in files:
+        what = counts.get(f.name, "everything, to print in one go")
+        click.echo(f"  {f.name:<14} {f.pages:>3} pages  {len(f.data) / 1024:>7.0f} KiB  {what}")
+    click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+
+
+def main(argv=None):
+    """Entry point: one clear line and a non-zero exit on any error, no traceback
+    unless --debug."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in args
+    try:
+        code = cli.main(args=args, prog_name="kitgen", standalone_mode=False)
+        return sys.exit(code or 0)
+    except KitgenError as err:
+        if debug:
+            raise
+        click.echo(f"kitgen: error: {err}", err=True)
+        sys.exit(err.exit_code)
+    except click.UsageError as err:
+        hint = f" (see 'kitgen {err.ctx.command.name} --help')" if err.ctx and err.ctx.command.name != "cli" else \
+            " (see 'kitgen --help')"
+        click.echo(f"kitgen: error: {err.format_message()}{hint}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.ClickException as err:
+        click.echo(f"kitgen: error: {err.format_message()}", err=True)
+        sys.exit(err.exit_code)
+    except click.exceptions.Abort:
+        click.echo("kitgen: aborted", err=True)
+        sys.exit(EXIT_INTERNAL)
+    except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(EXIT_INTERNAL)
+    except Exception as err:  # an internal error: say so plainly
+        if debug:
+            raise
+        click.echo(f"kitgen: internal error: {type(err).__name__}: {err} (run with --debug for details)", err=True)
+        sys.exit(EXIT_INTERNAL)
+
+
+if __name__ == "__main__":
+    main()

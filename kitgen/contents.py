@@ -1,0 +1,26 @@
+"""What goes in a kit, as plain data: codename cards, key cards and tiles."""
+
+from . import keys
+from .keys import Stream, kit_secret
+from .model import CodenameCard, Kit, KitContents, Tile
+
+TILE_FACES = {"red": ("R", "R"), "blue": ("B", "B"), "double": ("R", "B"),
+              "bystander": ("N", "N"), "assassin": ("A", "A")}
+
+
+def codename_cards(kit: Kit) -> tuple[CodenameCard, ...]:
+    """The deck's words in a seeded order, two to a card (front, back); a kit
+    that asks for fewer cards than the words fill takes the first of that order."""
+    words = Stream(kit_secret(kit.seed), "cards/v1").shuffle(list(kit.deck.words))
+    if kit.cards is not None:
+        words = words[:2 * kit.cards]
+    return tuple(CodenameCard(words[i], words[i + 1] if i + 1 < len(words) else None)
+                 for i in range(0, len(words), 2))
+
+
+def tiles(kit: Kit) -> tuple[Tile, ...]:
+    return tuple(Tile(kind, *TILE_FACES[kind]) for kind, count in kit.edition.tiles().items() for _ in range(count))
+
+
+def build(kit: Kit) -> KitContents:
+    return KitContents(codename_cards(kit), tuple(keys.generate(kit.seed, kit.edition, kit.keys)), tiles(kit))

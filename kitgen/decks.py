@@ -1,0 +1,149 @@
+"""Word decks: YAML, plain text or CSV, loaded and checked (DESIGN 3.1)."""
+
+import csv
+import importlib.resources
+import io
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import yamlio
+from .errors import KitgenError
+
+MIN_WORDS = 25
+YAML_KEYS = {"name", "language", "words", "credits"}
+CSV_HEADERS = {"word", "words", "codename", "codenames", "term", "terms"}
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    language: str
+    words: tuple[str, ...]
+    source: str
+    credits: str = ""
+    lines: dict = field(default_factory=dict, compare=False)   # word -> line in the source file
+
+
+def builtin_dir() -> Path:
+    return Path(str(importlib.resources.files("kitgen.builtin_decks")))
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """A built-in deck name (``classic-en``) or a path, relative to a kit file if given."""
+    path = Path(name_or_path)
+    if path.suffix or "/" in name_or_path or path.exists():
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to.parent / path
+        return path
+    builtin = builtin_dir() / f"{name_or_path}.yaml"
+    if builtin.exists():
+        return builtin
+    raise KitgenError(f"no deck named {name_or_path!r}: give a file path, or one of {', '.join(builtin_names())}")
+
+
+def normalize(word: str) -> str:
+    """The printed form: NFC, trimmed, inner white space folded to one space."""
+    return " ".join(unicodedata.normalize("NFC", word).split())
+
+
+def identity(word: str) -> str:
+    """What makes two words the same word: case, white space and Unicode form ignored."""
+    return "".join(unicodedata.normalize("NFKC", word).casefold().split())
+
+
+def _from_text(text: str) -> list[tuple[str, int]]:
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        word = line.split("#", 1)[0]
+        if word.strip():
+            entries.append((word, number))
+    return entries
+
+
+def _from_csv(text: str) -> list[tuple[str, int]]:
+    reader = csv.reader(io.StringIO(text))
+    entries = []
+    try:
+        for row in reader:
+            if row and row[0].strip() and not row[0].lstrip().startswith("#"):
+                entries.append((row[0], reader.line_num))
+    except csv.Error as err:
+        raise KitgenError(f"malformed CSV: {err}", line=reader.line_num) from None
+    if entries and identity(entries[0][0]) in CSV_HEADERS:
+        entries.pop(0)
+    return entries
+
+
+def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
+    data, lines = yamlio.load(path)
+    if not isinstance(data, dict):
+        raise KitgenError("a YAML deck is a mapping with name, language and words", source=str(path))
+    for key in data:
+        if key not in YAML_KEYS:
+            raise KitgenError(f"unknown key {key!r}; a deck has {', '.join(sorted(YAML_KEYS))}",
+                              source=str(path), line=lines.get((key,)))
+    words = data.get("words")
+    if not isinstance(words, list):
+        raise KitgenError("the deck needs a list under 'words'", source=str(path), line=lines.get(("words",)))
+    entries = []
+    for i, word in enumerate(words):
+        line = lines.get(("words", i))
+        if isinstance(word, bool) or not isinstance(word, (str, int, float)):
+            raise KitgenError(f"entry {word!r} is not a word; put it in quotes", source=str(path), line=line)
+        entries.append((str(word), line))
+    for key in ("name", "language", "credits"):
+        if key in data and not isinstance(data[key], str):
+            raise KitgenError(f"{key} must be text", source=str(path), line=lines.get((key,)))
+    return data, entries
+
+
+def load(name_or_path: str | Path, *, relative_to: Path | None = None, language: str | None = None) -> Deck:
+    """Load and check a deck; every problem is a KitgenError naming the file."""
+    path = resolve(str(name_or_path), relative_to)
+    if path.is_dir():
+        raise KitgenError("is a folder; a words deck is a .yaml, .txt or .csv file", source=str(path))
+    meta: dict = {}
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            meta, entries = _from_yaml(path)
+        elif path.suffix.lower() == ".csv":
+            entries = _from_csv(yamlio.read_text(path))
+        else:
+            entries = _from_text(yamlio.read_text(path))
+    except KitgenError as err:
+        if err.source is None:
+            err = KitgenError(err.message, source=str(path), line=err.line)
+        raise err from None
+    return check(meta.get("name") or path.stem, meta.get("language") or language or "en",
+                 entries, str(path), meta.get("credits", ""))
+
+
+def check(name: str, language: str, entries: list[tuple[str, int]], source: str, credits: str = "") -> Deck:
+    """Normalize words, refuse duplicates and too-small decks."""
+    words, lines, first_seen, duplicates = [], {}, {}, {}
+    for raw, line in entries:
+        word = normalize(raw)
+        if not word:
+            continue
+        if re.search(r"[\x00-\x1f\x7f]", word):
+            raise KitgenError(f"word {word!r} contains a control character", source=source, line=line)
+        key = identity(word)
+        if key in first_seen:
+            duplicates.setdefault(key, [first_seen[key]]).append((word, line))
+            continue
+        first_seen[key] = (word, line)
+        words.append(word)
+        lines[word] = line
+    if duplicates:
+        listed = "; ".join(
+            " = ".join(f"{w} (line {n})" if n else w for w, n in group) for group in duplicates.values())
+        raise KitgenError(f"duplicate words (case and spaces ignored): {listed}; keep one of each", source=source)
+    if len(words) < MIN_WORDS:
+        raise KitgenError(f"has {len(words)} distinct words; a kit needs at least {MIN_WORDS}", source=source)
+    return Deck(name, language, tuple(words), source, credits, lines)

@@ -1,0 +1,122 @@
+"""Fonts from Python packages (fontpkg-*), registered with reportlab.
+
+Font packages ship variable fonts; reportlab draws only their default
+instance. Another weight is cut once with fontTools' instancer into a static
+font, renamed so it cannot be mistaken for the regular face, and cached.
+"""
+
+import hashlib
+import importlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import KitgenError
+
+
+@dataclass(frozen=True)
+class FontFile:
+    family: str
+    weight: int
+    path: Path
+    registered_name: str
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("KITGEN_CACHE") or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "kitgen" / "fonts" if not os.environ.get("KITGEN_CACHE") else Path(base) / "fonts"
+
+
+def _package_font(family: str) -> tuple[Path, dict]:
+    """The upright font file of a fontpkg family, e.g. 'noto-sans' -> fontpkg_noto_sans."""
+    module_name = "fontpkg_" + family.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        raise KitgenError(f"font family {family!r} is not installed: pip install fontpkg-{family}") from None
+    root = Path(module.__file__).parent
+    meta = json.loads((root / "metadata.json").read_text("utf-8"))
+    upright = [f for f in meta["files"] if f.get("style") == "normal"]
+    if not upright:
+        raise KitgenError(f"font family {family!r} has no upright face")
+    return root / upright[0]["path"], meta
+
+
+def _default_weight(font) -> int:
+    if "fvar" not in font:
+        return font["OS/2"].usWeightClass
+    return int(next(a.defaultValue for a in font["fvar"].axes if a.axisTag == "wght"))
+
+
+def _static_instance(source: Path, weight: int) -> Path:
+    """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
+    target = cache_dir() / f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
+    if target.exists():
+        return target
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    font = TTFont(source)
+    axes = {a.axisTag: (a.minValue, a.maxValue) for a in font["fvar"].axes}
+    low, high = axes["wght"]
+    if not low <= weight <= high:
+        raise KitgenError(f"{source.name} has weights {low:g}-{high:g}, not {weight}")
+    location = {"wght": weight}
+    if "wdth" in axes:
+        location["wdth"] = 100
+    static = instancer.instantiateVariableFont(font, location)
+    name_table = static["name"]
+    family = name_table.getDebugName(1) or "Font"
+    ps_name = f"{family.replace(' ', '')}KG-W{weight}"
+    for record in list(name_table.names):
+        if record.nameID in (1, 3, 4, 6, 16, 17):
+            name_table.removeNames(nameID=record.nameID)
+    name_table.setName(f"{family} KG W{weight}", 1, 3, 1, 0x409)
+    name_table.setName(f"{family} KG W{weight}", 4, 3, 1, 0x409)
+    name_table.setName(ps_name, 6, 3, 1, 0x409)
+    name_table.setName(ps_name, 3, 3, 1, 0x409)
+    static["OS/2"].usWeightClass = weight
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    os.close(handle)
+    try:
+        static.save(tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return target
+
+
+_registered: dict[tuple[str, int], FontFile] = {}
+
+
+def register(family: str, weight: int) -> FontFile:
+    """Register (once) a family at a weight with reportlab; returns its name there."""
+    key = (family, int(weight))
+    if key in _registered:
+        return _registered[key]
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
+    from fontTools.ttLib import TTFont
+
+    source, _ = _package_font(family)
+    with TTFont(source, lazy=True) as probe:
+        default = _default_weight(probe)
+    path = source if int(weight) == default else _static_instance(source, int(weight))
+    name = f"kg-{family}-{int(weight)}"
+    pdfmetrics.registerFont(RLTTFont(name, str(path)))
+    _registered[key] = FontFile(family, int(weight), path, name)
+    return _registered[key]
+
+
+def has_glyph(font_name: str, char: str) -> bool:
+    """Whether the registered font draws this character (white space always passes)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    if char.isspace():
+        return True
+    return ord(char) in pdfmetrics.getFont(font_name).face.charToGlyph

@@ -1,0 +1,134 @@
+"""Key-deck generation, algorithm version 1 (DESIGN 5.1).
+
+The deck depends only on the seed, the edition and the number of keys, through
+HMAC-SHA256 -- never on Python's ``random`` module -- so it is the same on any
+machine and Python version. The steps, each from its own labelled stream:
+
+1. ``first``: a list of ceil(N/2) of one team and floor(N/2) of the other
+   (which team gets the extra key when N is odd is the stream's first draw),
+   shuffled; key i starts with entry i.
+2. ``assassin``: shuffled permutations of all cells, concatenated; key i's
+   assassin sits on entry i. So no cell holds the assassin more than
+   ceil(N / cells) times.
+3. ``key/<i>/<attempt>``: the other cells get the starting team's agents, the
+   other team's agents and the bystanders by a Fisher-Yates shuffle. A key
+   equal to an earlier key, or to a valid rotation of one, is drawn again with
+   the next attempt number.
+
+Shuffles are Fisher-Yates with unbiased integers (rejection sampling).
+Changing any of this changes the golden tests: bump ``ALGORITHM_VERSION``.
+"""
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from .editions import Edition
+
+ALGORITHM_VERSION = 1
+RED, BLUE, BYSTANDER, ASSASSIN = "R", "B", "N", "A"
+
+
+def kit_secret(seed: str) -> bytes:
+    """The secret every key of a kit is derived from, and the QR check code is keyed by."""
+    return hmac.new(b"kitgen/kit-secret/v1", seed.encode("utf-8"), hashlib.sha256).digest()
+
+
+class Stream:
+    """A deterministic stream of unbiased integers: HMAC-SHA256(secret, label || counter)."""
+
+    def __init__(self, secret: bytes, label: str):
+        self._secret = secret
+        self._label = label.encode("utf-8")
+        self._counter = 0
+        self._pool = b""
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self._pool) < n:
+            block = self._label + b"/" + self._counter.to_bytes(8, "big")
+            self._pool += hmac.new(self._secret, block, hashlib.sha256).digest()
+            self._counter += 1
+        out, self._pool = self._pool[:n], self._pool[n:]
+        return out
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling on 32-bit draws."""
+        if not 0 < n <= 1 << 32:
+            raise ValueError(f"range {n} out of bounds")
+        limit = (1 << 32) - (1 << 32) % n
+        while True:
+            x = int.from_bytes(self._bytes(4), "big")
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list) -> list:
+        """Fisher-Yates shuffle in place; returns the list."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+
+@dataclass(frozen=True)
+class KeyCard:
+    """One key: its number in the deck (1-based), the starting team and the grid
+    as printed with the key number upright, top row first."""
+
+    number: int
+    total: int
+    starting_team: str
+    grid: tuple[str, ...]
+
+    @property
+    def cells(self) -> str:
+        return "".join(self.grid)
+
+
+def rotations(grid: tuple[str, ...], turns: int) -> list[tuple[str, ...]]:
+    """The grid in each valid orientation: 4 quarter turns, or upright and 180 degrees."""
+    out = [grid]
+    if turns == 2:
+        out.append(tuple(row[::-1] for row in reversed(grid)))
+    else:
+        current = grid
+        for _ in range(3):
+            current = tuple("".join(col) for col in zip(*reversed(current)))
+            out.append(current)
+    return out
+
+
+def generate(seed: str, edition: Edition, count: int) -> list[KeyCard]:
+    """The key deck of ``count`` keys for this seed and edition."""
+    if count < 1:
+        raise ValueError("a key deck needs at least one key")
+    secret = kit_secret(seed)
+    prefix = f"keys/v{ALGORITHM_VERSION}/{edition.name}/{count}/"
+
+    first_stream = Stream(secret, prefix + "first")
+    extra = RED if first_stream.below(2) == 0 else BLUE
+    other_of = {RED: BLUE, BLUE: RED}
+    firsts = [extra] * ((count + 1) // 2) + [other_of[extra]] * (count // 2)
+    first_stream.shuffle(firsts)
+
+    assassin_stream = Stream(secret, prefix + "assassin")
+    assassin_cells: list[int] = []
+    while len(assassin_cells) < count:
+        assassin_cells += assassin_stream.shuffle(list(range(edition.cells)))
+
+    seen: set[tuple[str, ...]] = set()
+    deck = []
+    for i in range(count):
+        first = firsts[i]
+        pool = ([first] * edition.starting_agents + [other_of[first]] * edition.other_agents
+                + [BYSTANDER] * edition.bystanders)
+        attempt = 0
+        while True:
+            fill = Stream(secret, f"{prefix}key/{i}/{attempt}").shuffle(list(pool))
+            fill.insert(assassin_cells[i], ASSASSIN)
+            grid = tuple("".join(fill[r * edition.cols:(r + 1) * edition.cols]) for r in range(edition.rows))
+            if grid not in seen:
+                break
+            attempt += 1
+        seen.update(rotations(grid, edition.rotations))
+        deck.append(KeyCard(i + 1, count, first, grid))
+    return deck

@@ -1,0 +1,133 @@
+"""Kit files (DESIGN 3.3): YAML naming an edition, deck, layout, language, seed
+and options. The built-in kits are such files."""
+
+import importlib.resources
+import re
+from pathlib import Path
+
+from . import decks, yamlio
+from .editions import EDITIONS
+from .errors import KitgenError
+from .model import Kit, RuleSwitches
+from .render.sheet import DUPLEX_MODES
+
+KIT_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,15}$")
+KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "cards", "paper", "duplex", "rules"}
+RULE_KEYS = {"plus_one", "zero_clue", "unlimited_clue", "invalid_clue_penalty", "restrictions"}
+PLUS_ONE = ("standard", "earned", "none")
+MAX_KEYS = 100_000
+DEFAULT_KIT = "classic-en"
+
+
+def builtin_path(name: str = DEFAULT_KIT) -> Path:
+    return Path(str(importlib.resources.files("kitgen"))) / "kits" / f"{name}.yaml"
+
+
+def slug(text: str) -> str:
+    """A kit id made from a file name: lower case, letters, digits and '-', at most 16."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:16].strip("-")
+    return cleaned or "kit"
+
+
+def load(path: Path | None = None, *, deck: str | None = None, seed: str | None = None,
+         keys: int | None = None, paper: str | None = None, duplex: str | None = None,
+         layout: str | None = None) -> Kit:
+    """Load a kit file (the built-in English kit when ``path`` is None) and apply
+    command-line overrides; all checks happen here, before anything is drawn."""
+    path = Path(path) if path else builtin_path()
+    data, lines = yamlio.load(path)
+    src = str(path)
+
+    def fail(message, key=None):
+        raise KitgenError(message, source=src, line=lines.get((key,)) if key else None)
+
+    if not isinstance(data, dict):
+        fail("a kit file is a mapping of keys (id, edition, deck, seed, ...)")
+    for key in data:
+        if key not in KEYS:
+            fail(f"unknown key {key!r}; a kit file has {', '.join(sorted(KEYS))}", key)
+
+    def text(key, default=None):
+        value = data.get(key, default)
+        if value is not None and not isinstance(value, str):
+            fail(f"{key} must be text", key)
+        return value
+
+    edition_name = text("edition", "words")
+    if edition_name not in EDITIONS:
+        fail(f"unknown edition {edition_name!r}; use one of {', '.join(EDITIONS)}", "edition")
+    edition = EDITIONS[edition_name]
+
+    if deck is not None:
+        the_deck = decks.load(deck)
+        kit_id = slug(Path(deck).stem) if data.get("id") is None or path == builtin_path() else text("id")
+    else:
+        if "deck" not in data:
+            fail("the kit names no deck; add deck: <file or built-in name>")
+        the_deck = decks.load(text("deck"), relative_to=path, language=text("language"))
+        kit_id = text("id") or slug(path.stem)
+    if not KIT_ID.match(kit_id):
+        fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")
+
+    def integer(key, override, default, low, high):
+        value = override if override is not None else data.get(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            where = f"--{key}" if override is not None else key
+            raise KitgenError(f"{where} must be a whole number from {low} to {high}, not {value!r}",
+                              source=None if override is not None else src,
+                              line=None if override is not None else lines.get((key,)))
+        return value
+
+    key_count = integer("keys", keys, edition.default_keys, 1, MAX_KEYS)
+    cards = None if deck is not None else integer("cards", None, None, 1, 10_000)
+    paper_name = paper or text("paper", "a4")
+    duplex_mode = duplex or text("duplex", "long")
+    if duplex_mode not in DUPLEX_MODES:
+        fail(f"duplex must be one of {', '.join(DUPLEX_MODES)}, not {duplex_mode!r}", "duplex")
+    the_seed = seed if seed is not None else text("seed", f"kitgen:{kit_id}")
+    if not the_seed:
+        raise KitgenError("the seed is empty; give --seed TEXT or a seed in the kit file")
+    return Kit(
+        id=kit_id,
+        name=text("name") or the_deck.name,
+        edition=edition,
+        deck=the_deck,
+        layout_name=layout or text("layout", "default"),
+        language=text("language") or the_deck.language,
+        seed=the_seed,
+        keys=key_count,
+        cards=cards,
+        paper=paper_name,
+        duplex=duplex_mode,
+        rules=_rules(data.get("rules"), src, lines),
+    )
+
+
+def _rules(raw, src: str, lines: dict) -> RuleSwitches:
+    if raw is None:
+        return RuleSwitches()
+    line = lines.get(("rules",))
+    if not isinstance(raw, dict):
+        raise KitgenError("rules must be a mapping of switches", source=src, line=line)
+    for key in raw:
+        if key not in RULE_KEYS:
+            raise KitgenError(f"unknown rule switch {key!r}; known: {', '.join(sorted(RULE_KEYS))}",
+                              source=src, line=lines.get(("rules", key), line))
+    defaults = RuleSwitches()
+    plus_one = raw.get("plus_one", defaults.plus_one)
+    if plus_one not in PLUS_ONE:
+        raise KitgenError(f"rules.plus_one must be one of {', '.join(PLUS_ONE)}", source=src,
+                          line=lines.get(("rules", "plus_one"), line))
+    flags = {}
+    for key in ("zero_clue", "unlimited_clue", "invalid_clue_penalty"):
+        value = raw.get(key, getattr(defaults, key))
+        if not isinstance(value, bool):
+            raise KitgenError(f"rules.{key} must be true or false", source=src, line=lines.get(("rules", key), line))
+        flags[key] = value
+    restrictions = raw.get("restrictions", list(defaults.restrictions))
+    if not isinstance(restrictions, list) or any(r not in defaults.restrictions for r in restrictions):
+        raise KitgenError(f"rules.restrictions lists some of {', '.join(defaults.restrictions)}", source=src,
+                          line=lines.get(("rules", "restrictions"), line))
+    return RuleSwitches(plus_one=plus_one, restrictions=tuple(restrictions), **flags)

@@ -1,0 +1,190 @@
+"""Layouts: YAML data with ``extends``, validated against ``layouts/base.yaml``.
+
+The base layout is the schema: every key a layout may set is present there,
+with a value whose form (a length, a box, a number, a colour or font name)
+tells what the key takes. ``colours``, ``fonts`` and ``paper.sizes`` are
+open maps: new names may be added, each shaped like the base's first entry.
+"""
+
+import importlib.resources
+from pathlib import Path
+
+from . import units, yamlio
+from .errors import KitgenError
+
+BASE = "base"
+OPEN_MAPS = {("colours",), ("fonts",), ("paper", "sizes")}
+COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
+FONT_KEYS = {"font"}
+# Keys whose lengths must be above zero (everything else may be zero, never negative).
+POSITIVE = {"size", "crop_length", "width"}
+
+
+def builtin_dir() -> Path:
+    return Path(str(importlib.resources.files("kitgen.builtin_layouts")))
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def _resolve(name: str, relative_to: Path | None) -> Path:
+    if name.endswith((".yaml", ".yml")) or "/" in name:
+        path = Path(name)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to.parent / path
+        return path
+    path = builtin_dir() / f"{name}.yaml"
+    if not path.exists():
+        raise KitgenError(f"no layout named {name!r}; built-in layouts: {', '.join(builtin_names())}")
+    return path
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+class _Checker:
+    """Checks one layout file's raw data against the base and converts units."""
+
+    def __init__(self, source: Path, lines: dict, colours: set, fonts: set):
+        self.source, self.lines, self.colours, self.fonts = source, lines, colours, fonts
+
+    def fail(self, path: tuple, message: str):
+        raise KitgenError(message, source=str(self.source), line=self.lines.get(path))
+
+    def check(self, value, schema, path: tuple):
+        dotted = ".".join(str(p) for p in path)
+        if isinstance(schema, dict):
+            if not isinstance(value, dict):
+                self.fail(path, f"{dotted} must be a mapping of keys")
+            for key, item in value.items():
+                if path in OPEN_MAPS:
+                    template = schema.get(key, next(iter(schema.values())))
+                elif key in schema:
+                    template = schema[key]
+                else:
+                    self.fail(path + (key,), f"unknown key {'.'.join(map(str, path + (key,)))!r}; "
+                                             f"known keys here: {', '.join(schema)}")
+                self.check(item, template, path + (key,))
+        elif isinstance(schema, list):
+            if not isinstance(value, list) or len(value) != len(schema):
+                self.fail(path, f"{dotted} must be a list of {len(schema)} values, like {schema}")
+            for i, (item, template) in enumerate(zip(value, schema)):
+                self.check(item, template, path + (i,))
+        elif isinstance(schema, str) and _is_length(schema):
+            try:
+                points = units.to_points(value, where=dotted)
+            except KitgenError as err:
+                self.fail(path, err.message)
+            leaf = next((p for p in reversed(path) if isinstance(p, str)), "")
+            if points < 0 or (points == 0 and leaf in POSITIVE):
+                self.fail(path, f"{dotted} must be {'above' if leaf in POSITIVE else 'at least'} zero, not {value!r}")
+        elif isinstance(schema, bool) or isinstance(schema, str):
+            if type(value) is not type(schema):
+                self.fail(path, f"{dotted} must be {type(schema).__name__}, like {schema!r}")
+            leaf = path[-1]
+            if leaf in COLOUR_KEYS and value not in self.colours:
+                self.fail(path, f"{dotted}: no colour named {value!r}; define it under colours")
+            if leaf in FONT_KEYS and value not in self.fonts:
+                self.fail(path, f"{dotted}: no font named {value!r}; define it under fonts")
+        elif isinstance(schema, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                self.fail(path, f"{dotted} must be a number, like {schema!r}")
+            if value < 0:
+                self.fail(path, f"{dotted} must not be negative")
+
+
+def _is_length(text: str) -> bool:
+    try:
+        units.to_points(text)
+        return True
+    except KitgenError:
+        return False
+
+
+def _convert(value, schema):
+    """Lengths to points, following the schema's shape."""
+    if isinstance(value, dict):
+        if isinstance(schema, dict):
+            return {k: _convert(v, schema.get(k, next(iter(schema.values())))) for k, v in value.items()}
+        return value
+    if isinstance(value, list):
+        return [_convert(v, s) for v, s in zip(value, schema)]
+    if isinstance(schema, str) and _is_length(schema):
+        return units.to_points(value)
+    return value
+
+
+class Node(dict):
+    """A read-only mapping with attribute access (``layout.key_card.bleed``)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _nodes(value):
+    if isinstance(value, dict):
+        return Node({k: _nodes(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_nodes(v) for v in value)
+    return value
+
+
+def _load_chain(path: Path, seen: tuple[Path, ...]) -> list[tuple[Path, dict, dict]]:
+    """The files of a layout, base first: [(path, data, lines), ...]."""
+    resolved = path.resolve()
+    if resolved in seen:
+        cycle = " -> ".join(p.name for p in seen + (resolved,))
+        raise KitgenError(f"layouts extend each other in a cycle: {cycle}", source=str(path))
+    data, lines = yamlio.load(path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise KitgenError("a layout must be a mapping of keys", source=str(path))
+    parent = data.pop("extends", None)
+    if parent is None and resolved == _resolve(BASE, None).resolve():
+        return [(path, data, lines)]
+    if parent is not None and not isinstance(parent, str):
+        raise KitgenError("extends must name a layout", source=str(path), line=lines.get(("extends",)))
+    try:
+        parent_path = _resolve(parent or BASE, path)
+    except KitgenError as err:
+        raise KitgenError(err.message, source=str(path), line=lines.get(("extends",))) from None
+    if not parent_path.exists():
+        raise KitgenError(f"extends {parent!r}, which does not exist", source=str(path),
+                          line=lines.get(("extends",)))
+    return _load_chain(parent_path, seen + (resolved,)) + [(path, data, lines)]
+
+
+def load(name_or_path: str | Path = "default") -> Node:
+    """Load a layout by built-in name or path, apply ``extends``, validate, convert units."""
+    path = _resolve(str(name_or_path), None) if isinstance(name_or_path, str) else Path(name_or_path)
+    if not path.exists():
+        raise KitgenError("layout file not found; check the path", source=str(path))
+    chain = _load_chain(path, ())
+    schema = chain[0][1]
+    merged: dict = {}
+    for _, data, _ in chain:
+        merged = _merge(merged, data)
+    colours, fonts = set(merged.get("colours", {})), set(merged.get("fonts", {}))
+    for source, data, lines in chain:
+        _Checker(source, lines, colours, fonts).check(data, schema, ())
+    layout = _nodes(_convert(merged, schema))
+    _check_geometry(layout, chain[-1][0])
+    return layout
+
+
+def _check_geometry(layout: Node, source: Path):
+    for name, sizes in layout.paper.sizes.items():
+        if min(sizes) <= 2 * layout.paper.margin:
+            raise KitgenError(f"paper {name!r} is no larger than its margins", source=str(source))

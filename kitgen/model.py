@@ -1,0 +1,58 @@
+"""The kit as plain data: what to build, before anything is drawn."""
+
+from dataclasses import dataclass, field
+
+from .decks import Deck
+from .editions import Edition
+from .keys import KeyCard
+
+
+@dataclass(frozen=True)
+class RuleSwitches:
+    """House-rule variants the rules sheet states (DESIGN 1)."""
+
+    plus_one: str = "standard"          # standard | earned | none
+    zero_clue: bool = True
+    unlimited_clue: bool = True
+    invalid_clue_penalty: bool = True
+    restrictions: tuple[str, ...] = ("translation", "abbreviation", "sound_alike", "word_forms", "letters")
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Everything a build needs to know, loaded and checked."""
+
+    id: str
+    name: str
+    edition: Edition
+    deck: Deck
+    layout_name: str
+    language: str
+    seed: str
+    keys: int
+    cards: int | None                   # codename cards to print; None: as many as the words need
+    paper: str
+    duplex: str
+    rules: RuleSwitches = field(default_factory=RuleSwitches)
+
+
+@dataclass(frozen=True)
+class CodenameCard:
+    front: str
+    back: str | None                    # None: a deck with an odd word count leaves one back blank
+
+
+@dataclass(frozen=True)
+class Tile:
+    kind: str                           # red, blue, double, bystander, assassin
+    front: str                          # cell type letter shown on the front (R, B, N, A)
+    back: str
+
+
+@dataclass(frozen=True)
+class KitContents:
+    """The cards of a kit, in print order."""
+
+    codename_cards: tuple[CodenameCard, ...]
+    key_cards: tuple[KeyCard, ...]
+    tiles: tuple[Tile, ...]

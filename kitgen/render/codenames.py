@@ -1,0 +1,60 @@
+"""Codename cards: the word upright and, smaller, turned 180 degrees for the far side."""
+
+from ..errors import KitgenError
+from ..model import CodenameCard
+from . import paint, text
+from .cards import CardSet, card_spec
+
+
+def check_words(words, layout, fonts: dict[str, str], source: str):
+    """Every word must fit both its boxes at or above the minimum size, with
+    glyphs the font has. Lists every word that does not, in one error."""
+    card = layout.codename_card
+    too_long, missing = [], []
+    for word in words:
+        for style in (card.word, card.word_flipped):
+            shown = text.apply_case(word, style.case)
+            fitted = text.fit(shown, fonts[style.font], style.box[2], style.box[3], style.size, style.min_size)
+            if fitted.missing:
+                missing.append(f"{word} ({fitted.missing})")
+                break
+            if not fitted.fits:
+                too_long.append(word)
+                break
+    if missing:
+        raise KitgenError(f"the font has no glyph for some characters of {len(missing)} word(s): "
+                          f"{', '.join(missing)}; choose a font that covers the deck's language", source=source)
+    if too_long:
+        raise KitgenError(f"{len(too_long)} word(s) do not fit a card even at the minimum size: "
+                          f"{', '.join(too_long)}; shorten them or use a layout with a smaller min_size",
+                          source=source)
+
+
+def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], title: str) -> CardSet:
+    card = layout.codename_card
+    width, height = card.size
+    background = paint.colour(layout, card.background)
+
+    def face(c, word: str | None):
+        b = card.bleed
+        paint.fill_box(c, (-b, -b, width + 2 * b, height + 2 * b), background)
+        frame = card.frame
+        inset = frame.inset
+        paint.stroke_box(c, (inset, inset, width - 2 * inset, height - 2 * inset),
+                         paint.colour(layout, frame.colour), frame.width, frame.radius)
+        divider = card.divider
+        c.setLineWidth(divider.width)
+        c.setStrokeColor(paint.colour(layout, divider.colour))
+        c.line(divider.inset, divider.y, width - divider.inset, divider.y)
+        paint.fill_box(c, card.word_bar.box, paint.colour(layout, card.word_bar.colour), card.word_bar.radius)
+        if word is None:
+            return
+        for style, flipped in ((card.word, False), (card.word_flipped, True)):
+            shown = text.apply_case(word, style.case)
+            font = fonts[style.font]
+            size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
+            text.draw(c, shown, font, size, style.box, paint.colour(layout, style.colour), rotate180=flipped)
+
+    return CardSet("codenames", title, card_spec(card), len(cards),
+                   front=lambda c, i: face(c, cards[i].front),
+                   back=lambda c, i: face(c, cards[i].back))

@@ -1,0 +1,96 @@
+"""Key cards: the grid, the starting team's lights, the key number, the kit id
+and the QR, all on the spymaster-facing front; the back reveals nothing."""
+
+from ..keys import KeyCard
+from . import paint, qr, text
+from .cards import CardSet, card_spec
+
+
+def cell_boxes(layout, rows: int, cols: int) -> list[tuple[float, float, float, float]]:
+    """Each cell's box [x, y, w, h] on the upright card, in payload order
+    (top row first, left to right)."""
+    gx, gy, gw, gh = layout.key_card.grid.box
+    gap = layout.key_card.grid.gap
+    cw, ch = (gw - (cols - 1) * gap) / cols, (gh - (rows - 1) * gap) / rows
+    return [(gx + col * (cw + gap), gy + gh - (row + 1) * ch - row * gap, cw, ch)
+            for row in range(rows) for col in range(cols)]
+
+
+def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict[str, str],
+             kit_id: str, edition, messages, title: str) -> CardSet:
+    card = layout.key_card
+    width, height = card.size
+    bleed = card.bleed
+    cells = cell_boxes(layout, edition.rows, edition.cols)
+    ink = {name: paint.colour(layout, name) for name in layout.colours}
+    team_colour = {k: paint.type_colours(layout, k) for k in "RBNA"}
+    digits = len(str(len(keys)))
+
+    def lights(c, team: str):
+        fill, mark = team_colour[team]
+        band = card.lights.width
+        # edges in order bottom, top, left, right; the pictures edition lights two opposite edges
+        edges = [(-bleed, -bleed, width + 2 * bleed, band + bleed),
+                 (-bleed, height - band, width + 2 * bleed, band + bleed),
+                 (-bleed, -bleed, band + bleed, height + 2 * bleed),
+                 (width - band, -bleed, band + bleed, height + 2 * bleed)][:edition.light_edges]
+        for box in edges:
+            paint.fill_box(c, box, fill)
+        centres = [(width / 2, band / 2), (width / 2, height - band / 2),
+                   (band / 2, height / 2), (width - band / 2, height / 2)][:edition.light_edges]
+        for cx, cy in centres:
+            paint.symbol(c, team, cx, cy, card.lights.symbol, mark)
+
+    def front(c, i: int):
+        key = keys[i]
+        paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[card.panel.colour])
+        lights(c, key.starting_team)
+        inset = card.panel.inset
+        paint.fill_box(c, (inset, inset, width - 2 * inset, height - 2 * inset), ink[card.panel.colour],
+                       card.panel.radius)
+        grid = card.grid
+        for kind, (x, y, w, h) in zip(key.cells, cells):
+            fill, mark = team_colour[kind]
+            paint.fill_box(c, (x, y, w, h), fill, grid.radius)
+            paint.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
+        qx, qy, qsize, _ = card.qr.box
+        qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
+        number = messages.labels.key_number.format(n=str(key.number).zfill(digits), total=key.total)
+        for style, shown in ((card.number, number), (card.kit_id, kit_id.upper())):
+            font = fonts[style.font]
+            size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
+            _draw_left(c, shown, font, size, style.box, ink[style.colour])
+
+    def back(c, i: int):
+        style = card.back
+        paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[style.colour])
+        # diagonal stripes, the same on every key: nothing on the back tells keys apart
+        c.saveState()
+        path = c.beginPath()
+        path.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
+        c.clipPath(path, stroke=0, fill=0)
+        c.setStrokeColor(ink[style.pattern])
+        c.setLineWidth(style.stripe / 2)
+        span = width + height + 4 * bleed
+        x = -span
+        while x < span:
+            c.line(x, -bleed, x + height + 2 * bleed, height + bleed)
+            x += style.stripe
+        c.restoreState()
+        label = card.back_label
+        shown = messages.labels.key_back
+        font = fonts[label.font]
+        size = text.fit(shown, font, label.box[2], label.box[3], label.size, label.min_size).size
+        text.draw(c, shown, font, size, label.box, ink[label.colour])
+
+    return CardSet("keys", title, card_spec(card), len(keys), front=front, back=back)
+
+
+def _draw_left(c, shown: str, font: str, size: float, box, fill):
+    from reportlab.pdfbase import pdfmetrics
+
+    x, y, _, h = box
+    cap = pdfmetrics.getFont(font).face.capHeight / 1000.0 * size
+    c.setFillColor(fill)
+    c.setFont(font, size)
+    c.drawString(x, y + (h - cap) / 2, shown)

@@ -1,0 +1,60 @@
+"""Small drawing verbs shared by the components: colours, boxes, type symbols."""
+
+from reportlab.lib.colors import Color
+
+TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
+
+
+def colour(layout, name: str) -> Color:
+    """A named layout colour as a reportlab colour."""
+    hexa = layout.colours[name].rgb.lstrip("#")
+    r, g, b = (int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return Color(r, g, b)
+
+
+def fill_box(c, box, fill, radius: float = 0.0):
+    x, y, w, h = box
+    c.setFillColor(fill)
+    if radius:
+        c.roundRect(x, y, w, h, radius, stroke=0, fill=1)
+    else:
+        c.rect(x, y, w, h, stroke=0, fill=1)
+
+
+def stroke_box(c, box, stroke, width: float, radius: float = 0.0):
+    x, y, w, h = box
+    c.setStrokeColor(stroke)
+    c.setLineWidth(width)
+    if radius:
+        c.roundRect(x, y, w, h, radius, stroke=1, fill=0)
+    else:
+        c.rect(x, y, w, h, stroke=1, fill=0)
+
+
+def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
+    """The shape of a cell type, centred on (cx, cy), ``size`` across:
+    red a disc, blue a square, bystander a bar, assassin a cross."""
+    half = size / 2
+    c.setFillColor(fill)
+    c.setStrokeColor(fill)
+    if kind == "R":
+        c.circle(cx, cy, half, stroke=0, fill=1)
+    elif kind == "B":
+        s = half * 0.89      # the square's area close to the disc's
+        c.rect(cx - s, cy - s, 2 * s, 2 * s, stroke=0, fill=1)
+    elif kind == "N":
+        c.rect(cx - half, cy - size * 0.14, size, size * 0.28, stroke=0, fill=1)
+    elif kind == "A":
+        c.setLineWidth(size * 0.26)
+        c.setLineCap(0)
+        d = half * 0.8
+        c.line(cx - d, cy - d, cx + d, cy + d)
+        c.line(cx - d, cy + d, cx + d, cy - d)
+    else:
+        raise ValueError(f"unknown cell type {kind!r}")
+
+
+def type_colours(layout, kind: str):
+    """(fill, symbol colour) of a cell type."""
+    style = layout.types[TYPE_NAMES[kind]]
+    return colour(layout, style.colour), colour(layout, style.symbol_colour)

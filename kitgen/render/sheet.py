@@ -1,0 +1,148 @@
+"""Imposition: cards onto sheets, crop marks, duplex backs (pure geometry).
+
+Everything here is plain data in PDF points, origin at the page's bottom-left,
+so it is tested without drawing. A card is placed by its trim rectangle on
+the page and a rotation (0, 90, 180 or 270 degrees, counter-clockwise) of the
+upright card about the rectangle's centre.
+"""
+
+import math
+from dataclasses import dataclass
+
+from ..errors import KitgenError
+
+DUPLEX_MODES = ("long", "short", "none")
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    width: float
+    height: float
+    bleed: float
+    gutter: float
+
+
+@dataclass(frozen=True)
+class Placement:
+    x: float            # trim rectangle on the page, as placed
+    y: float
+    width: float
+    height: float
+    rotation: int       # of the upright card, counter-clockwise, about the rectangle centre
+
+    def to_page(self, card_w: float, card_h: float, u: float, v: float) -> tuple[float, float]:
+        """A point of the upright card (u, v from its trim's bottom-left) on the page."""
+        du, dv = u - card_w / 2, v - card_h / 2
+        a = math.radians(self.rotation)
+        cos, sin = round(math.cos(a)), round(math.sin(a))
+        return (self.x + self.width / 2 + du * cos - dv * sin,
+                self.y + self.height / 2 + du * sin + dv * cos)
+
+    def rect_to_page(self, card_w: float, card_h: float, box) -> list[float]:
+        """A box [x, y, w, h] of the upright card as [x0, y0, x1, y1] on the page."""
+        x, y, w, h = box
+        xs, ys = zip(*(self.to_page(card_w, card_h, u, v) for u, v in ((x, y), (x + w, y + h))))
+        return [round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """How cards of one size sit on one sheet."""
+
+    page_width: float
+    page_height: float
+    cols: int
+    rows: int
+    rotated: bool              # cards turned 90 degrees to fit more
+    slots: tuple[Placement, ...]   # row by row from the top-left, fronts
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+
+def impose(page_w: float, page_h: float, margin: float, card: CardSpec, mark_zone: float) -> Grid:
+    """Fill the printable area (inside ``margin``) with as many cards as fit,
+    upright or turned 90 degrees, whichever holds more (upright on a tie).
+    ``mark_zone`` is kept clear around the block for crop marks."""
+    gutter = max(card.gutter, 2 * card.bleed)
+    usable_w = page_w - 2 * margin - 2 * mark_zone - 2 * card.bleed
+    usable_h = page_h - 2 * margin - 2 * mark_zone - 2 * card.bleed
+
+    def fit(w: float, h: float) -> tuple[int, int]:
+        cols = int((usable_w + gutter + 1e-6) // (w + gutter)) if usable_w >= w else 0
+        rows = int((usable_h + gutter + 1e-6) // (h + gutter)) if usable_h >= h else 0
+        return cols, rows
+
+    upright, turned = fit(card.width, card.height), fit(card.height, card.width)
+    rotated = turned[0] * turned[1] > upright[0] * upright[1]
+    cols, rows = turned if rotated else upright
+    if cols * rows == 0:
+        raise KitgenError(f"a {card.width / 72 * 25.4:.0f} x {card.height / 72 * 25.4:.0f} mm card does not fit "
+                          f"on a {page_w / 72 * 25.4:.0f} x {page_h / 72 * 25.4:.0f} mm sheet inside its margins; "
+                          "choose larger paper or a smaller card in the layout")
+    w, h = (card.height, card.width) if rotated else (card.width, card.height)
+    block_w, block_h = cols * w + (cols - 1) * gutter, rows * h + (rows - 1) * gutter
+    x0, y_top = (page_w - block_w) / 2, (page_h + block_h) / 2
+    slots = tuple(
+        Placement(round(x0 + c * (w + gutter), 4), round(y_top - h - r * (h + gutter), 4), w, h, 90 if rotated else 0)
+        for r in range(rows) for c in range(cols))
+    return Grid(page_w, page_h, cols, rows, rotated, slots)
+
+
+def back_of(front: Placement, page_w: float, page_h: float, duplex: str) -> Placement:
+    """Where a card's back goes on the back page so that it lands behind its front.
+
+    Long-edge flip mirrors x (columns reversed), short-edge flip mirrors y (rows
+    reversed); the back is turned so that its top edge is the front's top edge.
+    With ``none`` the back sits where the front does, upright as the front."""
+    if duplex == "long":
+        return Placement(round(page_w - front.x - front.width, 4), front.y, front.width, front.height,
+                         (-front.rotation) % 360)
+    if duplex == "short":
+        return Placement(front.x, round(page_h - front.y - front.height, 4), front.width, front.height,
+                         (180 - front.rotation) % 360)
+    return front
+
+
+@dataclass(frozen=True)
+class Page:
+    side: str                                       # "front" or "back"
+    cards: tuple[tuple[int, Placement], ...]        # (card index, where it goes)
+
+
+def paginate(count: int, grid: Grid, duplex: str, backs: bool = True) -> list[Page]:
+    """Pages for ``count`` double-sided cards: each front page followed by its back page."""
+    if duplex not in DUPLEX_MODES:
+        raise KitgenError(f"unknown duplex mode {duplex!r}; use one of {', '.join(DUPLEX_MODES)}")
+    pages = []
+    for start in range(0, count, grid.per_sheet):
+        indices = range(start, min(start + grid.per_sheet, count))
+        fronts = tuple((i, grid.slots[i - start]) for i in indices)
+        pages.append(Page("front", fronts))
+        if backs:
+            pages.append(Page("back", tuple(
+                (i, back_of(slot, grid.page_width, grid.page_height, duplex)) for i, slot in fronts)))
+    return pages
+
+
+def crop_marks(page: Page, bleed: float, offset: float, length: float) -> list[tuple[float, float, float, float]]:
+    """Line segments (x0, y0, x1, y1) marking every trim edge, outside the block of
+    cards and its bleed, so no mark touches a card."""
+    if not page.cards:
+        return []
+    rects = [p for _, p in page.cards]
+    left = min(p.x for p in rects) - bleed - offset
+    right = max(p.x + p.width for p in rects) + bleed + offset
+    bottom = min(p.y for p in rects) - bleed - offset
+    top = max(p.y + p.height for p in rects) + bleed + offset
+    xs = sorted({round(v, 3) for p in rects for v in (p.x, p.x + p.width)})
+    ys = sorted({round(v, 3) for p in rects for v in (p.y, p.y + p.height)})
+    segments = []
+    for x in xs:
+        segments.append((x, top, x, top + length))
+        segments.append((x, bottom - length, x, bottom))
+    for y in ys:
+        segments.append((left - length, y, left, y))
+        segments.append((right, y, right + length, y))
+    return segments

@@ -1,0 +1,58 @@
+"""Safe YAML loading with line numbers for error messages."""
+
+from pathlib import Path
+
+import yaml
+
+from .errors import KitgenError
+
+
+def _line_map(node, path=(), lines=None) -> dict:
+    """Map each mapping key path (a tuple) to its 1-based line."""
+    if lines is None:
+        lines = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key_path = path + (str(key_node.value),)
+            lines[key_path] = key_node.start_mark.line + 1
+            _line_map(value_node, key_path, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            lines[path + (i,)] = item.start_mark.line + 1
+            _line_map(item, path + (i,), lines)
+    return lines
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (BOM tolerated); a clear error when it is missing or not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise KitgenError("file not found; check the path", source=str(path)) from None
+    except IsADirectoryError:
+        raise KitgenError("is a folder, not a file", source=str(path)) from None
+    except OSError as err:
+        raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise KitgenError("is not UTF-8 text; save it as UTF-8", source=str(path), line=line) from None
+
+
+def load(path: Path) -> tuple[object, dict]:
+    """Load one YAML document with the safe loader; returns (data, key-path -> line)."""
+    text = read_text(path)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        problem = err.problem or err.context or "malformed YAML"
+        if "constructor" in problem or "tag" in problem:
+            problem += " (YAML tags that build objects are not allowed)"
+        raise KitgenError(f"malformed YAML: {problem}", source=str(path),
+                          line=mark.line + 1 if mark else None) from None
+    except yaml.YAMLError as err:
+        raise KitgenError(f"malformed YAML: {err}", source=str(path)) from None
+    return data, _line_map(node) if node is not None else {}
