@@ -97,6 +97,16 @@ def rotations(grid: tuple[str, ...], turns: int) -> list[tuple[str, ...]]:
     return out
 
 
+def _draw_grid(secret: bytes, prefix: str, index: int, attempt: int, first: str, assassin: int,
+               edition: Edition) -> tuple[str, ...]:
+    """One candidate grid for key ``index``: the assassin on its cell, the rest shuffled."""
+    other = BLUE if first == RED else RED
+    pool = [first] * edition.starting_agents + [other] * edition.other_agents + [BYSTANDER] * edition.bystanders
+    fill = Stream(secret, f"{prefix}key/{index}/{attempt}").shuffle(pool)
+    fill.insert(assassin, ASSASSIN)
+    return tuple("".join(fill[r * edition.cols:(r + 1) * edition.cols]) for r in range(edition.rows))
+
+
 def generate(seed: str, edition: Edition, count: int) -> list[KeyCard]:
     """The key deck of ``count`` keys for this seed and edition."""
     if count < 1:
@@ -118,17 +128,12 @@ def generate(seed: str, edition: Edition, count: int) -> list[KeyCard]:
     seen: set[tuple[str, ...]] = set()
     deck = []
     for i in range(count):
-        first = firsts[i]
-        pool = ([first] * edition.starting_agents + [other_of[first]] * edition.other_agents
-                + [BYSTANDER] * edition.bystanders)
         attempt = 0
         while True:
-            fill = Stream(secret, f"{prefix}key/{i}/{attempt}").shuffle(list(pool))
-            fill.insert(assassin_cells[i], ASSASSIN)
-            grid = tuple("".join(fill[r * edition.cols:(r + 1) * edition.cols]) for r in range(edition.rows))
+            grid = _draw_grid(secret, prefix, i, attempt, firsts[i], assassin_cells[i], edition)
             if grid not in seen:
                 break
             attempt += 1
         seen.update(rotations(grid, edition.rotations))
-        deck.append(KeyCard(i + 1, count, first, grid))
+        deck.append(KeyCard(i + 1, count, firsts[i], grid))
     return deck

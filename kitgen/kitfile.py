@@ -94,7 +94,7 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         name=text("name") or the_deck.name,
         edition=edition,
         deck=the_deck,
-        layout_name=layout or text("layout", "default"),
+        layout_name=layout or _layout_path(text("layout", "default"), path),
         language=text("language") or the_deck.language,
         seed=the_seed,
         keys=key_count,
@@ -103,6 +103,14 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         duplex=duplex_mode,
         rules=_rules(data.get("rules"), src, lines),
     )
+
+
+def _layout_path(name: str, kit_path: Path) -> str:
+    """A layout file named in a kit file is found beside the kit file."""
+    if name.endswith((".yaml", ".yml")) or "/" in name:
+        candidate = Path(name)
+        return str(candidate if candidate.is_absolute() else kit_path.parent / candidate)
+    return name
 
 
 def _rules(raw, src: str, lines: dict) -> RuleSwitches:

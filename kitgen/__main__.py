@@ -1,0 +1,5 @@
+"""python -m kitgen"""
+
+from .cli import main
+
+main()

@@ -1,0 +1,42 @@
+"""Rasterizing PDF pages for pixel and QR tests (pypdfium2: independent of reportlab)."""
+
+import pypdfium2 as pdfium
+
+
+def render_page(pdf, page_index: int, dpi: float):
+    """Page ``page_index`` (0-based) of a PDF (path or bytes) as an RGB PIL image."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[page_index].render(scale=dpi / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    return image
+
+
+def page_count(pdf) -> int:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def to_pixels(box, page_height: float, dpi: float):
+    """A PDF box [x0, y0, x1, y1] (points, origin bottom-left) as image pixels (left, top, right, bottom)."""
+    s = dpi / 72
+    x0, y0, x1, y1 = box
+    return (x0 * s, (page_height - y1) * s, x1 * s, (page_height - y0) * s)
+
+
+def classify(rgb) -> str:
+    """A sampled colour as a cell type: R, B, N (bystander beige), A (dark), or '?'."""
+    r, g, b = rgb
+    if max(rgb) < 90:
+        return "A"
+    if r - max(g, b) > 60:
+        return "R"
+    if b - max(r, g) > 40:
+        return "B"
+    if max(rgb) - min(rgb) < 70 and max(rgb) > 150:
+        return "N"
+    return "?"
