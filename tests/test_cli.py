@@ -104,3 +104,14 @@ def test_unknown_kit_file_key(tmp_path):
 
 def test_missing_kit_file(tmp_path):
     bad(tmp_path, "nokit.yaml", match=["nokit.yaml", "file not found"])
+
+
+def test_two_runs_give_byte_identical_files(tmp_path):
+    (tmp_path / "w.txt").write_text("\n".join(WORDS))
+    digests = []
+    for out in ("one", "two"):
+        result = kitgen("build", "--deck", "w.txt", "--keys", "3", "--out", out, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        folder = tmp_path / out / "w"
+        digests.append({p.name: p.read_bytes() for p in folder.iterdir()})
+    assert digests[0] == digests[1]
