@@ -23,9 +23,10 @@ class BuiltFile:
     pages: int
 
 
-def register_fonts(layout) -> dict[str, str]:
+def register_fonts(layout, report=None) -> dict[str, str]:
     """Each layout font role (word, label, ...) -> its registered reportlab name."""
-    return {role: fonts.register(spec.family, int(spec.weight)).registered_name for role, spec in layout.fonts.items()}
+    return {role: fonts.register(spec.family, int(spec.weight), report).registered_name
+            for role, spec in layout.fonts.items()}
 
 
 def page_size(layout, paper: str) -> tuple[float, float]:
@@ -50,12 +51,26 @@ def check_labels(layout, font_names: dict[str, str], messages, edition):
                               "shorten it in the messages file or enlarge the box in the layout")
 
 
-def build_files(kit: Kit) -> tuple[list[BuiltFile], dict]:
+class Progress:
+    """What a build tells as it goes; the CLI shows it, the library stays quiet."""
+
+    def note(self, line: str) -> None:
+        """Slow one-time work is starting."""
+
+    def start(self, pages: int) -> None:
+        """About ``pages`` card pages are to be drawn."""
+
+    def page(self) -> None:
+        """One more page is drawn."""
+
+
+def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
     """Every output file of the kit, in memory, and the manifest."""
+    progress = progress or Progress()
     layout = layouts.load(kit.layout_name)
     size = page_size(layout, kit.paper)
     messages = messages_mod.load(kit.language)
-    font_names = register_fonts(layout)
+    font_names = register_fonts(layout, progress.note)
     kit_contents = contents.build(kit)
     words = [w for card in kit_contents.codename_cards for w in (card.front, card.back) if w is not None]
     codenames.check_words(words, layout, font_names, kit.deck.source)
@@ -74,12 +89,13 @@ def build_files(kit: Kit) -> tuple[list[BuiltFile], dict]:
         "rules": FreePart("rules", labels.rules, lambda c: rules.draw(
             c, size, layout, font_names, messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}")),
     }
-    files, kit_starts = [], {}
+    progress.start(2 * sum(len(p.pages) for p in parts.values() if isinstance(p, CardPart)))
+    files = []
     for name, part in parts.items():
         title = f"{kit.name}: {part.cards.title if isinstance(part, CardPart) else part.title}"
-        data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id)
+        data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page)
         files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
-    data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id)
+    data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id, progress.page)
     kit_starts = dict(zip(parts, starts))
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
     manifest = _manifest(kit, layout, size, files, parts["keys"], payloads, kit_starts["keys"])
@@ -159,9 +175,9 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
         raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
 
 
-def build(kit: Kit, out_dir: Path) -> tuple[Path, list[BuiltFile], dict]:
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None) -> tuple[Path, list[BuiltFile], dict]:
     """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest."""
-    files, manifest = build_files(kit)
+    files, manifest = build_files(kit, progress)
     target = Path(out_dir) / kit.id
     write_kit(target, files, manifest)
     return target, files, manifest

@@ -39,13 +39,41 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys):
 
     kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex)
-    target, files, manifest = builder.build(kit, Path(out_dir))
+    progress = TerminalProgress()
+    try:
+        target, files, manifest = builder.build(kit, Path(out_dir), progress)
+    finally:
+        progress.finish()
     counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules"}
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
     for f in files:
         what = counts.get(f.name, "everything, to print in one go")
         click.echo(f"  {f.name:<14} {f.pages:>3} pages  {len(f.data) / 1024:>7.0f} KiB  {what}")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+
+
+class TerminalProgress:
+    """Notes on stderr, and a progress bar there when it is a terminal."""
+
+    def __init__(self):
+        self.bar = None
+
+    def note(self, line: str) -> None:
+        click.echo(f"kitgen: {line}", err=True)
+
+    def start(self, pages: int) -> None:
+        if sys.stderr.isatty() and pages:
+            self.bar = click.progressbar(length=pages, label="drawing pages", file=sys.stderr)
+            self.bar.__enter__()
+
+    def page(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
 
 
 def main(argv=None):

@@ -25,8 +25,10 @@ class FontFile:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("KITGEN_CACHE") or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "kitgen" / "fonts" if not os.environ.get("KITGEN_CACHE") else Path(base) / "fonts"
+    """Where cut font instances are kept: $KITGEN_CACHE, else the user's cache folder."""
+    if os.environ.get("KITGEN_CACHE"):
+        return Path(os.environ["KITGEN_CACHE"]) / "fonts"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kitgen" / "fonts"
 
 
 def _package_font(family: str) -> tuple[Path, dict]:
@@ -50,12 +52,14 @@ def _default_weight(font) -> int:
     return int(next(a.defaultValue for a in font["fvar"].axes if a.axisTag == "wght"))
 
 
-def _static_instance(source: Path, weight: int) -> Path:
+def _static_instance(source: Path, weight: int, report) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
     target = cache_dir() / f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
     if target.exists():
         return target
+    if report:
+        report(f"preparing {source.stem.split('[')[0]} at weight {weight} (once; it is cached in {target.parent})")
     from fontTools.ttLib import TTFont
     from fontTools.varLib import instancer
 
@@ -94,8 +98,9 @@ def _static_instance(source: Path, weight: int) -> Path:
 _registered: dict[tuple[str, int], FontFile] = {}
 
 
-def register(family: str, weight: int) -> FontFile:
-    """Register (once) a family at a weight with reportlab; returns its name there."""
+def register(family: str, weight: int, report=None) -> FontFile:
+    """Register (once) a family at a weight with reportlab; returns its name there.
+    ``report`` (a callable taking a line of text) hears of slow first-time work."""
     key = (family, int(weight))
     if key in _registered:
         return _registered[key]
@@ -106,7 +111,7 @@ def register(family: str, weight: int) -> FontFile:
     source, _ = _package_font(family)
     with TTFont(source, lazy=True) as probe:
         default = _default_weight(probe)
-    path = source if int(weight) == default else _static_instance(source, int(weight))
+    path = source if int(weight) == default else _static_instance(source, int(weight), report)
     name = f"kg-{family}-{int(weight)}"
     pdfmetrics.registerFont(RLTTFont(name, str(path)))
     _registered[key] = FontFile(family, int(weight), path, name)

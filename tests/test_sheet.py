@@ -24,10 +24,13 @@ def test_key_cards_fill_a4_and_letter_twelve_to_a_sheet(default_layout):
 def test_imposer_turns_cards_when_more_fit(default_layout):
     card = default_layout.codename_card
     spec = CardSpec(*card.size, card.bleed, card.gutter)
+    # A4: 64 x 42 mm upright 2 x 6 = 12 per sheet, turned 4 x 4 = 16
     grid = impose(*A4, mm(5), spec, mm(5))
-    # 66 x 43 mm upright: 2 x 6 = 12 per sheet; turned: 4 x 4 = 16
     assert grid.rotated and grid.per_sheet == 16
     assert all(slot.rotation == 90 for slot in grid.slots)
+    # Letter is wider: upright 3 x 6 = 18 beats turned 4 x 4
+    grid = impose(*LETTER, mm(5), spec, mm(5))
+    assert not grid.rotated and grid.per_sheet == 18
 
 
 def test_every_card_and_mark_stays_inside_the_printable_margin(default_layout):

@@ -34,7 +34,7 @@ def card_part(cards: CardSet, layout, page_size, duplex: str) -> CardPart:
     return CardPart(cards, grid, tuple(paginate(cards.count, grid, duplex, backs=cards.back is not None)))
 
 
-def _draw_cards(c, part: CardPart, layout) -> int:
+def _draw_cards(c, part: CardPart, layout, on_page=None) -> int:
     spec, marks = part.cards.spec, layout.marks
     mark_colour = paint.colour(layout, marks.colour)
     for page in part.pages:
@@ -51,10 +51,13 @@ def _draw_cards(c, part: CardPart, layout) -> int:
         c.setLineWidth(marks.crop_width)
         c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length))
         c.showPage()
+        if on_page:
+            on_page()
     return len(part.pages)
 
 
-def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: str, subject: str) -> tuple[bytes, list[int]]:
+def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: str, subject: str,
+           on_page=None) -> tuple[bytes, list[int]]:
     """One PDF of all ``parts``; returns its bytes and the first page (1-based) of
     each part. In a duplex kit, each part starts on a new sheet."""
     from reportlab.pdfgen import canvas
@@ -71,7 +74,7 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
     starts, page = [], 1
     for part in parts:
         starts.append(page)
-        count = _draw_cards(c, part, layout) if isinstance(part, CardPart) else part.draw(c)
+        count = _draw_cards(c, part, layout, on_page) if isinstance(part, CardPart) else part.draw(c)
         if duplex != "none" and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet
             count += 1
