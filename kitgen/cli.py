@@ -48,7 +48,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys):
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
     for f in files:
         what = counts.get(f.name, "everything, to print in one go")
-        click.echo(f"  {f.name:<14} {f.pages:>3} pages  {len(f.data) / 1024:>7.0f} KiB  {what}")
+        click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
 
 

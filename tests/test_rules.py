@@ -1,0 +1,40 @@
+"""The rules sheet states exactly the variants the kit switches on."""
+
+import pypdfium2 as pdfium
+import yaml
+
+from kitgen import build, kitfile, messages
+
+
+def rules_text(tmp_path, rules: dict) -> str:
+    kit = tmp_path / "kit.yaml"
+    kit.write_text(yaml.safe_dump({"id": "r", "deck": "classic-en", "seed": "s", "keys": 2, "cards": 13,
+                                   "rules": rules}))
+    files, _ = build.build_files(kitfile.load(kit))
+    data = next(f.data for f in files if f.name == "rules.pdf")
+    document = pdfium.PdfDocument(data)
+    return " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in document)
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_default_rules_state_every_default_variant(tmp_path):
+    en = messages.load("en").rules.variants
+    text = rules_text(tmp_path, {})
+    for key in ("plus_one_standard", "zero_clue", "unlimited_clue", "invalid_clue_penalty",
+                "restriction_translation", "restriction_letters"):
+        assert norm(en[key])[:60] in text
+    assert norm(en.plus_one_earned)[:60] not in text
+
+
+def test_switched_off_variants_are_not_printed(tmp_path):
+    en = messages.load("en").rules.variants
+    text = rules_text(tmp_path, {"plus_one": "earned", "zero_clue": False, "unlimited_clue": False,
+                                 "invalid_clue_penalty": False, "restrictions": ["letters"]})
+    assert norm(en.plus_one_earned)[:60] in text
+    for key in ("plus_one_standard", "plus_one_none", "zero_clue", "unlimited_clue", "invalid_clue_penalty",
+                "restriction_translation"):
+        assert norm(en[key])[:60] not in text
+    assert norm(en.restriction_letters)[:60] in text
