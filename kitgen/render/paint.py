@@ -2,6 +2,8 @@
 
 from reportlab.lib.colors import Color
 
+from .. import symbols
+
 TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
 
 
@@ -32,22 +34,22 @@ def stroke_box(c, box, stroke, width: float, radius: float = 0.0):
 
 
 def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
-    """The shape of a cell type, centred on (cx, cy), ``size`` across:
-    red a disc, blue a square, bystander a bar, assassin a cross."""
+    """The shape of a cell type (kitgen/symbols.py), centred on (cx, cy), ``size`` across."""
     half = size / 2
     c.setFillColor(fill)
     c.setStrokeColor(fill)
     if kind == "R":
         c.circle(cx, cy, half, stroke=0, fill=1)
     elif kind == "B":
-        s = half * 0.89      # the square's area close to the disc's
+        s = half * symbols.SQUARE_HALF
         c.rect(cx - s, cy - s, 2 * s, 2 * s, stroke=0, fill=1)
     elif kind == "N":
-        c.rect(cx - half, cy - size * 0.14, size, size * 0.28, stroke=0, fill=1)
+        h = half * symbols.BAR_HALF_HEIGHT
+        c.rect(cx - half, cy - h, size, 2 * h, stroke=0, fill=1)
     elif kind == "A":
-        c.setLineWidth(size * 0.26)
+        c.setLineWidth(2 * half * symbols.CROSS_HALF_WIDTH)
         c.setLineCap(0)
-        d = half * 0.8
+        d = half * symbols.CROSS_REACH
         c.line(cx - d, cy - d, cx + d, cy + d)
         c.line(cx - d, cy + d, cx + d, cy - d)
     else:
