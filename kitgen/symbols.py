@@ -6,7 +6,8 @@ red a disc, blue a square, bystander a bar, assassin a cross."""
 
 import math
 
-SQUARE_HALF = 0.89          # the square's area close to the disc's
+DISC_RADIUS = 0.78
+SQUARE_HALF = 0.92          # twice the disc's area: the two stay apart even in a blurred grey scan
 BAR_HALF_HEIGHT = 0.28
 CROSS_REACH = 0.8           # each stroke runs from (-r, -r) to (r, r)
 CROSS_HALF_WIDTH = 0.26
@@ -17,7 +18,7 @@ KINDS = "RBNA"
 def covers(kind: str, x: float, y: float) -> bool:
     """Whether the symbol of ``kind`` covers the point (x, y)."""
     if kind == "R":
-        return x * x + y * y <= 1.0
+        return x * x + y * y <= DISC_RADIUS * DISC_RADIUS
     if kind == "B":
         return abs(x) <= SQUARE_HALF and abs(y) <= SQUARE_HALF
     if kind == "N":

@@ -39,7 +39,7 @@ def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
     c.setFillColor(fill)
     c.setStrokeColor(fill)
     if kind == "R":
-        c.circle(cx, cy, half, stroke=0, fill=1)
+        c.circle(cx, cy, half * symbols.DISC_RADIUS, stroke=0, fill=1)
     elif kind == "B":
         s = half * symbols.SQUARE_HALF
         c.rect(cx - s, cy - s, 2 * s, 2 * s, stroke=0, fill=1)
