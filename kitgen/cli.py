@@ -12,7 +12,7 @@ import click
 from . import __version__
 from .errors import KitgenError
 
-EXIT_BAD_INPUT, EXIT_INTERNAL = 2, 1
+EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_CHECK_FAILED = 2, 1, 3
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,6 +50,33 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys):
         what = counts.get(f.name, "everything, to print in one go")
         click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+
+
+@cli.command()
+@click.argument("target", metavar="TARGET")
+@click.option("--seed", metavar="TEXT", help="The kit's seed: check that each key is exactly key N of that kit.")
+@click.option("--kit", "manifest", metavar="manifest.json", help="A built kit's manifest: its seed, kit id and key count.")
+@click.option("--dpi", default=200, show_default=True, type=click.IntRange(72, 600),
+              help="Resolution at which PDF pages are read.")
+def verify(target, seed, manifest, dpi):
+    """Check key cards. TARGET is a QR payload, a PNG/JPEG scan or photo of flat
+    cards, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
+    from . import verify as verifier
+
+    if seed is not None and manifest is not None:
+        raise KitgenError("give --seed or --kit, not both")
+    secret = verifier.load_manifest(manifest) if manifest else verifier.Secret(seed) if seed is not None else None
+    results = verifier.verify(target, secret, dpi)
+    for result in results:
+        status = "OK  " if result.ok else "FAIL"
+        detail = "; ".join(result.problems) if result.problems else (
+            "the key of its kit" if secret else "well formed (give --seed or --kit to check it belongs to a kit)")
+        where = "" if result.where == "payload" else f" ({result.where})"
+        click.echo(f"{status} {result.label}{where}: {detail}")
+    failed = sum(not r.ok for r in results)
+    click.echo(f"{len(results)} key card(s) checked: {len(results) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(EXIT_CHECK_FAILED)
 
 
 class TerminalProgress:

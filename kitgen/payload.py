@@ -16,9 +16,6 @@ from .keys import KeyCard
 
 PREFIX = "KG1"
 KIT_ID = re.compile(r"^[A-Z0-9-]{1,16}$")
-_PAYLOAD = re.compile(
-    r"^KG1:(?P<kit>[A-Z0-9-]{1,16}):(?P<n>[1-9][0-9]{0,5})/(?P<total>[1-9][0-9]{0,5}):"
-    r"(?P<first>[RB]):(?P<grid>[RBNA]{5}(?:/[RBNA]{5}){3,4}):(?P<chk>[A-Z2-7]{6})$")
 
 
 def check_code(secret: bytes, body: str) -> str:
@@ -56,16 +53,36 @@ class Payload:
 
 def decode(text: str) -> Payload:
     """Parse and structurally check a payload; KitgenError says what is wrong."""
-    shown = text if len(text) <= 80 else text[:77] + "..."
-    match = _PAYLOAD.match(text.strip()) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        raise KitgenError("a payload is text")
+    text = text.strip()
+    shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+    fields = text.split(":")
+
+    def bad(why: str):
+        raise KitgenError(f"{shown} is not a kitgen key payload: {why}")
+
+    if fields[0] != PREFIX:
+        bad(f"it should start with {PREFIX}: (the form is KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
+    if len(fields) != 6:
+        bad(f"it has {len(fields)} fields separated by ':', not 6 (KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
+    _, kit, numbers, first, rows, chk = fields
+    if not KIT_ID.match(kit):
+        bad(f"kit id {kit[:20]!r} is not 1-16 of A-Z, 0-9 and '-'")
+    match = re.fullmatch(r"([1-9][0-9]{0,5})/([1-9][0-9]{0,5})", numbers)
     if not match:
-        raise KitgenError(f"{shown!r} is not a kitgen key payload (expected KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
-    grid = tuple(match["grid"].split("/"))
-    edition = edition_for_rows(len(grid))
-    number, total = int(match["n"]), int(match["total"])
+        bad(f"{numbers[:20]!r} is not a key number like 7/40")
+    if first not in ("R", "B"):
+        bad(f"the starting team {first[:5]!r} is not R or B")
+    grid = tuple(rows.split("/"))
+    if not re.fullmatch(r"[RBNA]{5}(?:/[RBNA]{5}){3,4}", rows):
+        bad("the grid is not 4 or 5 rows of 5 letters R, B, N or A separated by '/'")
+    if not re.fullmatch(r"[A-Z2-7]{6}", chk):
+        bad(f"the check code {chk[:10]!r} is not 6 characters of A-Z and 2-7")
+    number, total = int(match[1]), int(match[2])
     if number > total:
         raise KitgenError(f"key number {number} is above the deck size {total}")
-    first = match["first"]
+    edition = edition_for_rows(len(grid))
     other = "B" if first == "R" else "R"
     counts = Counter("".join(grid))
     want = (edition.starting_agents, edition.other_agents, edition.bystanders, edition.assassins)
@@ -75,4 +92,4 @@ def decode(text: str) -> Payload:
             f"key {number}/{total} has {got[0]}/{got[1]}/{got[2]}/{got[3]} cards "
             f"(starting team/other/bystanders/assassin); the {edition.name} edition needs "
             f"{'/'.join(map(str, want))}")
-    return Payload(match["kit"], number, total, first, grid, match["chk"])
+    return Payload(kit, number, total, first, grid, chk)

@@ -278,9 +278,13 @@ def pdf_pages(path: Path, dpi: float):
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
     layout = layouts.load(secret.layout if secret and secret.layout else "default")
-    path = Path(target) if len(target) < 4096 and "\n" not in target else None
+    path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
-    if is_file and not path.exists():
+    try:
+        exists = is_file and path.is_file()
+    except OSError:
+        exists = False
+    if is_file and not exists:
         raise KitgenError("file not found; check the path", source=target)
     if is_file and path.suffix.lower() == ".pdf":
         results = []
