@@ -29,15 +29,28 @@ def register_fonts(layout, report=None) -> dict[str, str]:
             for role, spec in layout.fonts.items()}
 
 
-def page_size(layout, paper: str) -> tuple[float, float]:
+def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, float]:
     sizes = layout.paper.sizes
     if paper not in sizes:
-        raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}")
+        raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}", source=origin)
     return tuple(sizes[paper])
 
 
-def check_labels(layout, font_names: dict[str, str], messages, edition):
-    """Printed labels must have their glyphs and fit their boxes, like the words."""
+def load_layout(kit: Kit):
+    """The kit's layout; a layout that cannot be found names where the kit asked for it."""
+    try:
+        return layouts.load(kit.layout_name)
+    except KitgenError as err:
+        if err.source is None:
+            raise KitgenError(err.message, source=kit.origins.get("layout")) from None
+        raise
+
+
+def check_labels(layout, font_names: dict[str, str], messages, kit_name: str):
+    """Printed labels and the kit's name must have their glyphs; labels must fit their boxes."""
+    missing = "".join(sorted({ch for ch in kit_name if not fonts.has_glyph(font_names[layout.rules.body.font], ch)}))
+    if missing:
+        raise KitgenError(f"the font lacks {missing!r} for the kit name {kit_name!r}; rename the kit")
     checks = [(layout.key_card.back_label, messages.labels.key_back),
               (layout.key_card.kit_id, "W" * 16)]
     for key in ("red_agent", "blue_agent", "double_agent", "bystander", "assassin"):
@@ -67,14 +80,13 @@ class Progress:
 def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
     """Every output file of the kit, in memory, and the manifest."""
     progress = progress or Progress()
-    layout = layouts.load(kit.layout_name)
-    size = page_size(layout, kit.paper)
+    layout = load_layout(kit)
+    size = page_size(layout, kit.paper, kit.origins.get("paper"))
     messages = messages_mod.load(kit.language)
     font_names = register_fonts(layout, progress.note)
     kit_contents = contents.build(kit)
-    words = [w for card in kit_contents.codename_cards for w in (card.front, card.back) if w is not None]
-    codenames.check_words(words, layout, font_names, kit.deck.source)
-    check_labels(layout, font_names, messages, kit.edition)
+    codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
+    check_labels(layout, font_names, messages, kit.name)
 
     secret = kit_secret(kit.seed)
     payloads = [payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
@@ -148,13 +160,19 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
     any point leaves the previous kit as it was and no partial file."""
     target = Path(target)
     parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise KitgenError("is not a folder; choose another --out", source=str(parent))
     if target.exists() and not target.is_dir():
         raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
     try:
         parent.mkdir(parents=True, exist_ok=True)
+        for leftover in parent.glob(f".{target.name}.*"):
+            if leftover.name.endswith(".tmp") or ".old-" in leftover.name:
+                shutil.rmtree(leftover, ignore_errors=True)     # from a build that was killed
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
     except OSError as err:
         raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
+    old = parent / f".{target.name}.old-{os.getpid()}"
     try:
         for f in files:
             (staging / f.name).write_bytes(f.data)
@@ -163,16 +181,15 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
             with open(path, "rb") as handle:
                 os.fsync(handle.fileno())
         os.chmod(staging, 0o755)
-        old = None
         if target.exists():
-            old = parent / f".{target.name}.old-{os.getpid()}"
             os.rename(target, old)
         os.rename(staging, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
     except OSError as err:
+        if old.exists() and not target.exists():
+            os.rename(old, target)          # put the previous kit back
         shutil.rmtree(staging, ignore_errors=True)
         raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def build(kit: Kit, out_dir: Path, progress: Progress | None = None) -> tuple[Path, list[BuiltFile], dict]:

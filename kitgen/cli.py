@@ -5,6 +5,7 @@ Imports of the heavy parts (reportlab, qrcode) happen inside the commands, so
 """
 
 import sys
+import traceback
 from pathlib import Path
 
 import click
@@ -15,18 +16,22 @@ from .errors import KitgenError
 EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_CHECK_FAILED = 2, 1, 3
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(__version__, prog_name="kitgen")
-@click.option("--debug", is_flag=True, help="Show a full traceback on errors.")
-def cli(debug):
+@click.option("--debug", is_flag=True, help="Show a full traceback on errors (also accepted after the command).")
+@click.pass_context
+def cli(ctx, debug):
     """Print-ready PDF kits for Codenames: codename cards, key cards with QR codes,
     agent tiles and a rules sheet."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @cli.command()
 @click.argument("kit_file", required=False, metavar="[KIT.yaml]")
 @click.option("--deck", metavar="PATH", help="A words deck: .yaml, .txt (one word per line) or .csv (first column).")
-@click.option("--seed", metavar="TEXT", help="The seed the key cards are made from (default: the kit's own).")
+@click.option("--seed", metavar="TEXT",
+              help="The seed of the key cards and of which words share a card (default: the kit's own).")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The kit goes into DIR/<kit id>/.")
 @click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
@@ -86,7 +91,8 @@ class TerminalProgress:
         self.bar = None
 
     def note(self, line: str) -> None:
-        click.echo(f"kitgen: {line}", err=True)
+        if sys.stderr.isatty():       # a script reading stderr gets one line: the error, if any
+            click.echo(f"kitgen: {line}", err=True)
 
     def start(self, pages: int) -> None:
         if sys.stderr.isatty() and pages:
@@ -108,12 +114,13 @@ def main(argv=None):
     unless --debug."""
     args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
+    args = [a for a in args if a != "--debug"]
     try:
         code = cli.main(args=args, prog_name="kitgen", standalone_mode=False)
         return sys.exit(code or 0)
     except KitgenError as err:
         if debug:
-            raise
+            traceback.print_exc()
         click.echo(f"kitgen: error: {err}", err=True)
         sys.exit(err.exit_code)
     except click.UsageError as err:
@@ -131,7 +138,7 @@ def main(argv=None):
         sys.exit(EXIT_INTERNAL)
     except Exception as err:  # an internal error: say so plainly
         if debug:
-            raise
+            traceback.print_exc()
         click.echo(f"kitgen: internal error: {type(err).__name__}: {err} (run with --debug for details)", err=True)
         sys.exit(EXIT_INTERNAL)
 

@@ -35,16 +35,18 @@ def builtin_names() -> list[str]:
 
 
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """A built-in deck name (``classic-en``) or a path, relative to a kit file if given."""
+    """A built-in deck name (``classic-en``: no suffix, no '/') or a path,
+    relative to a kit file if given."""
+    if not Path(name_or_path).suffix and "/" not in name_or_path:
+        builtin = builtin_dir() / f"{name_or_path}.yaml"
+        if builtin.exists():
+            return builtin
     path = Path(name_or_path)
-    if path.suffix or "/" in name_or_path or path.exists():
-        if not path.is_absolute() and relative_to is not None:
-            path = relative_to.parent / path
-        return path
-    builtin = builtin_dir() / f"{name_or_path}.yaml"
-    if builtin.exists():
-        return builtin
-    raise KitgenError(f"no deck named {name_or_path!r}: give a file path, or one of {', '.join(builtin_names())}")
+    if not path.is_absolute() and relative_to is not None:
+        path = relative_to.parent / path
+    if not path.suffix and not path.exists():
+        raise KitgenError(f"no deck named {name_or_path!r}: give a file path, or one of {', '.join(builtin_names())}")
+    return path
 
 
 def normalize(word: str) -> str:
@@ -53,8 +55,16 @@ def normalize(word: str) -> str:
 
 
 def identity(word: str) -> str:
-    """What makes two words the same word: case, white space and Unicode form ignored."""
-    return "".join(unicodedata.normalize("NFKC", word).casefold().split())
+    """What makes two words the same word: case, white space, Unicode form and
+    invisible format characters (zero-width joiners and the like) ignored."""
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and unicodedata.category(ch) != "Cf")
+
+
+# Invisible characters that only hide or reorder text; ZWNJ and ZWJ stay (Persian needs ZWNJ).
+FORBIDDEN = {"\u00ad": "a soft hyphen", "\u200b": "a zero-width space", "\u2060": "a word joiner",
+             "\ufeff": "a zero-width no-break space", "\u061c": "a bidi mark",
+             **{ch: "a bidi control" for ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}}
 
 
 def _from_text(text: str) -> list[tuple[str, int]]:
@@ -67,14 +77,25 @@ def _from_text(text: str) -> list[tuple[str, int]]:
 
 
 def _from_csv(text: str) -> list[tuple[str, int]]:
-    reader = csv.reader(io.StringIO(text))
-    entries = []
     try:
-        for row in reader:
-            if row and row[0].strip() and not row[0].lstrip().startswith("#"):
-                entries.append((row[0], reader.line_num))
-    except csv.Error as err:
-        raise KitgenError(f"malformed CSV: {err}", line=reader.line_num) from None
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        delimiter = dialect.delimiter
+    except csv.Error:
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    entries = []
+    while True:
+        start = reader.line_num + 1        # where this record begins: a broken quote is reported there
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            raise KitgenError(f"malformed CSV: {err}; check the quotes on this line", line=start) from None
+        if row and row[0].strip() and not row[0].lstrip().startswith("#"):
+            if "\n" in row[0] or "\r" in row[0]:
+                raise KitgenError("a quoted field runs over several lines; close its quote", line=start)
+            entries.append((row[0], start))
     if entries and identity(entries[0][0]) in CSV_HEADERS:
         entries.pop(0)
     return entries
@@ -131,8 +152,12 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
         word = normalize(raw)
         if not word:
             continue
-        if re.search(r"[\x00-\x1f\x7f]", word):
-            raise KitgenError(f"word {word!r} contains a control character", source=source, line=line)
+        if re.search(r"[\x00-\x1f\x7f-\x9f]", word):
+            raise KitgenError(f"word {word!r} contains a control character; remove it", source=source, line=line)
+        hidden = next((FORBIDDEN[ch] for ch in word if ch in FORBIDDEN), None)
+        if hidden:
+            raise KitgenError(f"word {word!r} contains {hidden}, which would not print; remove it",
+                              source=source, line=line)
         key = identity(word)
         if key in first_seen:
             duplicates.setdefault(key, [first_seen[key]]).append((word, line))

@@ -54,14 +54,26 @@ def _default_weight(font) -> int:
 
 def _static_instance(source: Path, weight: int, report) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:12]
-    target = cache_dir() / f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
-    if target.exists():
-        return target
-    if report:
-        report(f"preparing {source.stem.split('[')[0]} at weight {weight} (once; it is cached in {target.parent})")
+    import fontTools
     from fontTools.ttLib import TTFont
     from fontTools.varLib import instancer
+
+    # the cut depends on the source font and on fontTools: both name the cached file
+    digest = hashlib.sha256(source.read_bytes() + fontTools.version.encode()).hexdigest()[:12]
+    name = f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
+    target = cache_dir() / name
+    if target.exists():
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=target.parent, delete=True)
+        probe.close()
+    except OSError:
+        target = Path(tempfile.gettempdir()) / f"kitgen-fonts-{os.getuid()}" / name
+        if target.exists():
+            return target
+    if report:
+        report(f"preparing {source.stem.split('[')[0]} at weight {weight} (once; it is cached in {target.parent})")
 
     font = TTFont(source)
     axes = {a.axisTag: (a.minValue, a.maxValue) for a in font["fvar"].axes}

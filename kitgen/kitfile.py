@@ -5,7 +5,7 @@ import importlib.resources
 import re
 from pathlib import Path
 
-from . import decks, yamlio
+from . import decks, messages, yamlio
 from .editions import EDITIONS
 from .errors import KitgenError
 from .model import Kit, RuleSwitches
@@ -56,18 +56,32 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     edition_name = text("edition", "words")
     if edition_name not in EDITIONS:
         fail(f"unknown edition {edition_name!r}; use one of {', '.join(EDITIONS)}", "edition")
+    if edition_name != "words":
+        fail(f"the {edition_name} edition cannot be built by this version of kitgen yet; use edition: words",
+             "edition")
     edition = EDITIONS[edition_name]
 
+    # the built-in kit with another deck: the deck gives the kit its id, name and language
+    from_deck = deck is not None and path == builtin_path()
     if deck is not None:
         the_deck = decks.load(deck)
-        kit_id = slug(Path(deck).stem) if data.get("id") is None or path == builtin_path() else text("id")
     else:
         if "deck" not in data:
             fail("the kit names no deck; add deck: <file or built-in name>")
-        the_deck = decks.load(text("deck"), relative_to=path, language=text("language"))
-        kit_id = text("id") or slug(path.stem)
+        try:
+            the_deck = decks.load(text("deck"), relative_to=path, language=text("language"))
+        except KitgenError as err:
+            if err.source is None:
+                fail(err.message, "deck")
+            raise
+    kit_id = slug(Path(deck).stem) if from_deck else (text("id") or slug(path.stem))
     if not KIT_ID.match(kit_id):
         fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")
+    language = the_deck.language if from_deck else (text("language") or the_deck.language)
+    known = messages.languages()
+    if language not in known:
+        fail(f"no messages for language {language!r}; known languages: {', '.join(known)}",
+             None if from_deck else "language")
 
     def integer(key, override, default, low, high):
         value = override if override is not None else data.get(key, default)
@@ -81,27 +95,36 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         return value
 
     key_count = integer("keys", keys, edition.default_keys, 1, MAX_KEYS)
-    cards = None if deck is not None else integer("cards", None, None, 1, 10_000)
-    paper_name = paper or text("paper", "a4")
+    cards = None if from_deck else integer("cards", None, None, 1, 10_000)
+    if cards is not None and cards > (len(the_deck.words) + 1) // 2:
+        fail(f"asks for {cards} codename cards, but the deck's {len(the_deck.words)} words fill only "
+             f"{(len(the_deck.words) + 1) // 2}; lower cards or add words", "cards")
     duplex_mode = duplex or text("duplex", "long")
     if duplex_mode not in DUPLEX_MODES:
         fail(f"duplex must be one of {', '.join(DUPLEX_MODES)}, not {duplex_mode!r}", "duplex")
     the_seed = seed if seed is not None else text("seed", f"kitgen:{kit_id}")
     if not the_seed:
         raise KitgenError("the seed is empty; give --seed TEXT or a seed in the kit file")
+
+    def origin(key: str, override) -> str:
+        if override is not None:
+            return f"--{key}"
+        return f"{src}:{lines[(key,)]}" if (key,) in lines else src
+
     return Kit(
         id=kit_id,
-        name=text("name") or the_deck.name,
+        name=the_deck.name if from_deck else (text("name") or the_deck.name),
         edition=edition,
         deck=the_deck,
         layout_name=layout or _layout_path(text("layout", "default"), path),
-        language=text("language") or the_deck.language,
+        language=language,
         seed=the_seed,
         keys=key_count,
         cards=cards,
-        paper=paper_name,
+        paper=paper or text("paper", "a4"),
         duplex=duplex_mode,
         rules=_rules(data.get("rules"), src, lines),
+        origins={"paper": origin("paper", paper), "layout": origin("layout", layout)},
     )
 
 

@@ -7,6 +7,7 @@ open maps: new names may be added, each shaped like the base's first entry.
 """
 
 import importlib.resources
+import re
 from pathlib import Path
 
 from . import units, yamlio
@@ -17,7 +18,9 @@ OPEN_MAPS = {("colours",), ("fonts",), ("paper", "sizes")}
 COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
 FONT_KEYS = {"font"}
 # Keys whose lengths must be above zero (everything else may be zero, never negative).
-POSITIVE = {"size", "crop_length", "width"}
+POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol"}
+HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+MIN_QR = units.mm(10)        # a 33-module code at 0.3 mm a module: what phones and scanners read
 
 
 def builtin_dir() -> Path:
@@ -67,6 +70,10 @@ class _Checker:
             for key, item in value.items():
                 if path in OPEN_MAPS:
                     template = schema.get(key, next(iter(schema.values())))
+                    if key not in schema and isinstance(template, dict) and isinstance(item, dict):
+                        absent = [k for k in template if k not in item]
+                        if absent:
+                            self.fail(path + (key,), f"{dotted}.{key} needs {', '.join(absent)} as well")
                 elif key in schema:
                     template = schema[key]
                 else:
@@ -94,11 +101,15 @@ class _Checker:
                 self.fail(path, f"{dotted}: no colour named {value!r}; define it under colours")
             if leaf in FONT_KEYS and value not in self.fonts:
                 self.fail(path, f"{dotted}: no font named {value!r}; define it under fonts")
+            if leaf == "rgb" and not HEX_COLOUR.match(value):
+                self.fail(path, f"{dotted}: {value!r} is not a colour; write #RRGGBB, e.g. #C62F2F")
         elif isinstance(schema, (int, float)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 self.fail(path, f"{dotted} must be a number, like {schema!r}")
             if value < 0:
                 self.fail(path, f"{dotted} must not be negative")
+            if len(path) >= 2 and path[-2] == "cmyk" and value > 1:
+                self.fail(path, f"{dotted}: CMYK values run from 0 to 1, not {value!r}")
 
 
 def _is_length(text: str) -> bool:
@@ -185,6 +196,36 @@ def load(name_or_path: str | Path = "default") -> Node:
 
 
 def _check_geometry(layout: Node, source: Path):
+    """What a layout's values must satisfy together: things fit where they are drawn."""
+    def fail(message):
+        raise KitgenError(message, source=str(source))
+
+    smallest = min(min(size) for size in layout.paper.sizes.values())
     for name, sizes in layout.paper.sizes.items():
         if min(sizes) <= 2 * layout.paper.margin:
-            raise KitgenError(f"paper {name!r} is no larger than its margins", source=str(source))
+            fail(f"paper {name!r} is no larger than its margins")
+    for section_name in ("codename_card", "key_card", "tile"):
+        section = layout[section_name]
+        width, height = section.size
+        for key, item in section.items():
+            if not isinstance(item, dict):
+                continue
+            if "box" in item:
+                x, y, w, h = item.box
+                if w <= 0 or h <= 0 or x < -1e-6 or y < -1e-6 or x + w > width + 1e-6 or y + h > height + 1e-6:
+                    fail(f"{section_name}.{key}.box must lie inside the {width / units.mm(1):g} x "
+                         f"{height / units.mm(1):g} mm card")
+            if "min_size" in item and item.min_size > item.size:
+                fail(f"{section_name}.{key}: min_size is larger than size")
+    grid = layout.key_card.grid
+    if not 0 < grid.symbol < 1:
+        fail("key_card.grid.symbol is the symbol's share of a cell: a number between 0 and 1")
+    if min(grid.box[2], grid.box[3]) <= 5 * grid.gap:
+        fail("key_card.grid.gap leaves no room for the cells")
+    if layout.key_card.qr.box[2] < MIN_QR or abs(layout.key_card.qr.box[2] - layout.key_card.qr.box[3]) > 1e-6:
+        fail("key_card.qr.box must be square and at least 10mm, or phones cannot read it")
+    rules = layout.rules
+    if int(rules.columns) != rules.columns or rules.columns < 1:
+        fail("rules.columns must be a whole number, 1 or more")
+    if 2 * rules.margin + (rules.columns - 1) * rules.column_gap >= smallest - units.mm(40):
+        fail("rules.margin and column_gap leave no room for the rules text on the paper")

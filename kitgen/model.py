@@ -34,6 +34,7 @@ class Kit:
     paper: str
     duplex: str
     rules: RuleSwitches = field(default_factory=RuleSwitches)
+    origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 
 
 @dataclass(frozen=True)

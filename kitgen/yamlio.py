@@ -44,6 +44,10 @@ def load(path: Path) -> tuple[object, dict]:
     """Load one YAML document with the safe loader; returns (data, key-path -> line)."""
     text = read_text(path)
     try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise KitgenError("YAML anchors and aliases (&name, *name) are not allowed; write the values out",
+                                  source=str(path), line=event.start_mark.line + 1)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as err:

@@ -82,17 +82,19 @@ def test_back_slots_long_edge_reverse_columns_short_edge_reverse_rows():
 
 
 @given(rotation=st.sampled_from([0, 90]), duplex=st.sampled_from(["long", "short"]),
-       u=st.floats(0, 1), v=st.floats(0, 1))
-def test_a_back_lies_behind_its_front_with_the_same_top_edge(rotation, duplex, u, v):
+       landscape=st.booleans(), u=st.floats(0, 1), v=st.floats(0, 1))
+def test_a_back_lies_behind_its_front_with_the_same_top_edge(rotation, duplex, landscape, u, v):
     """Seen through the sheet, the back's point (u, v) is the front's point (w - u, v):
     the card is turned over about its own vertical axis, so its top stays its top."""
     w, h = 60.0, 40.0
-    page_w, page_h = 500.0, 700.0
+    page_w, page_h = (700.0, 500.0) if landscape else (500.0, 700.0)
     pw, ph = (h, w) if rotation in (90, 270) else (w, h)
     front = Placement(100.0, 200.0, pw, ph, rotation)
     back = back_of(front, page_w, page_h, duplex)
     bx, by = back.to_page(w, h, u * w, v * h)
-    through = (page_w - bx, by) if duplex == "long" else (bx, page_h - by)
+    # the sheet turns over about its long edge or its short edge
+    mirror_x = (duplex == "long") != landscape
+    through = (page_w - bx, by) if mirror_x else (bx, page_h - by)
     fx, fy = front.to_page(w, h, w - u * w, v * h)
     assert through == pytest.approx((fx, fy), abs=1e-6)
 
@@ -106,8 +108,8 @@ def nearest(rgb):
     return min(PALETTE, key=lambda k: sum((a - b) ** 2 for a, b in zip(PALETTE[k], rgb)))
 
 
-def tiny_part(duplex, default_layout, page):
-    spec = CardSpec(mm(25), mm(20), 0, 0)
+def tiny_part(duplex, default_layout, page, size=(25, 20)):
+    spec = CardSpec(mm(size[0]), mm(size[1]), 0, 0)
 
     def face(c, i, is_back):
         r, g, b = (v / 255 for v in PALETTE[i])
@@ -117,7 +119,7 @@ def tiny_part(duplex, default_layout, page):
         c.setFillColor(Color(0, 0, 0))
         c.rect(0, spec.height - mm(6), mm(6), mm(6), stroke=0, fill=1)
 
-    cards = CardSet("t", "t", spec, 6, lambda c, i: face(c, i, False), lambda c, i: face(c, i, True))
+    cards = CardSet("t", "t", spec, 6 if size == (25, 20) else 4, lambda c, i: face(c, i, False), lambda c, i: face(c, i, True))
     return document.card_part(cards, default_layout, page, duplex)
 
 
@@ -150,20 +152,20 @@ def corner(pdf_bytes, index, part, page_size, slot_index, dpi=40):
 
 
 @pytest.mark.parametrize("duplex, fronts, backs, back_corner", [
-    ("long", "012/345", "210/543", ["tl"]),
-    ("short", "012/345", "345/012", ["br"]),
-    ("none", "012/345", "012/345", ["tl"]),
+    ("long", "01/23/45", "10/32/54", ["tl"]),
+    ("short", "01/23/45", "45/23/01", ["br"]),
+    ("none", "01/23/45", "01/23/45", ["tl"]),
 ])
 def test_duplex_backs_on_a_tiny_raster(default_layout, duplex, fronts, backs, back_corner):
-    page = (mm(95), mm(70))
+    page = (mm(70), mm(95))
     part = tiny_part(duplex, default_layout, page)
-    assert (part.grid.cols, part.grid.rows, part.grid.rotated) == (3, 2, False)
+    assert (part.grid.cols, part.grid.rows, part.grid.rotated) == (2, 3, False)
     pdf, _ = document.render([part], page, default_layout, {"label": _label_font()}, duplex, "t", "t")
     assert ascii_page(pdf, 0, part, page) == fronts
     assert ascii_page(pdf, 1, part, page) == backs
     assert corner(pdf, 0, part, page, 0) == ["tl"]
     # the back of the card in slot 0, wherever it went: its mark is on the same physical top edge
-    back_slot = {"long": 2, "short": 3, "none": 0}[duplex]
+    back_slot = {"long": 1, "short": 4, "none": 0}[duplex]
     assert corner(pdf, 1, part, page, back_slot) == back_corner
 
 
@@ -171,3 +173,21 @@ def _label_font():
     from kitgen import fonts
 
     return fonts.register("noto-sans", 400).registered_name
+
+
+@pytest.mark.parametrize("duplex, fronts, backs, back_corner", [
+    ("long", "01/23", "10/32", ["tr"]),
+    ("short", "01/23", "23/01", ["bl"]),
+])
+def test_duplex_backs_of_turned_cards_on_a_tiny_raster(default_layout, duplex, fronts, backs, back_corner):
+    """Cards turned 90 degrees to fit: on the front the top-left mark is at the slot's
+    bottom-left (the card's top points left); the back's top must be the same edge."""
+    page = (mm(70), mm(95))
+    part = tiny_part(duplex, default_layout, page, size=(27, 22))
+    assert (part.grid.cols, part.grid.rows, part.grid.rotated) == (2, 2, True)
+    pdf, _ = document.render([part], page, default_layout, {"label": _label_font()}, duplex, "t", "t")
+    assert ascii_page(pdf, 0, part, page) == fronts
+    assert ascii_page(pdf, 1, part, page) == backs
+    assert corner(pdf, 0, part, page, 0) == ["bl"]
+    back_slot = {"long": 1, "short": 2}[duplex]
+    assert corner(pdf, 1, part, page, back_slot) == back_corner

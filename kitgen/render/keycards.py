@@ -72,10 +72,9 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         c.setStrokeColor(ink[style.pattern])
         c.setLineWidth(style.stripe / 2)
         span = width + height + 4 * bleed
-        x = -span
-        while x < span:
+        for step in range(int(2 * span / style.stripe) + 1):   # the layout keeps stripe above zero
+            x = -span + step * style.stripe
             c.line(x, -bleed, x + height + 2 * bleed, height + bleed)
-            x += style.stripe
         c.restoreState()
         label = card.back_label
         shown = messages.labels.key_back

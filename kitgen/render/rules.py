@@ -6,6 +6,7 @@ from xml.sax.saxutils import escape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer
 
+from ..errors import KitgenError
 from ..model import RuleSwitches
 from . import paint
 
@@ -97,5 +98,5 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSw
         c.drawCentredString(width / 2, margin / 2, footer)
         c.showPage()
         if pages > 20:
-            raise RuntimeError("rules text does not flow onto pages")
+            raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
     return pages

@@ -93,16 +93,19 @@ def impose(page_w: float, page_h: float, margin: float, card: CardSpec, mark_zon
 def back_of(front: Placement, page_w: float, page_h: float, duplex: str) -> Placement:
     """Where a card's back goes on the back page so that it lands behind its front.
 
-    Long-edge flip mirrors x (columns reversed), short-edge flip mirrors y (rows
-    reversed); the back is turned so that its top edge is the front's top edge.
-    With ``none`` the back sits where the front does, upright as the front."""
-    if duplex == "long":
+    The sheet turns over about its long edge (``long``) or its short edge
+    (``short``). On portrait paper a long-edge flip mirrors x (columns
+    reversed) and a short-edge flip mirrors y (rows reversed); on landscape
+    paper it is the other way round. The back is turned so that its top edge
+    is the front's top edge. With ``none`` the back sits where the front does."""
+    if duplex == "none":
+        return front
+    portrait = page_h >= page_w
+    if (duplex == "long") == portrait:
         return Placement(round(page_w - front.x - front.width, 4), front.y, front.width, front.height,
                          (-front.rotation) % 360)
-    if duplex == "short":
-        return Placement(front.x, round(page_h - front.y - front.height, 4), front.width, front.height,
-                         (180 - front.rotation) % 360)
-    return front
+    return Placement(front.x, round(page_h - front.y - front.height, 4), front.width, front.height,
+                     (180 - front.rotation) % 360)
 
 
 @dataclass(frozen=True)
