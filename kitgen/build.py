@@ -114,6 +114,19 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     return files, manifest
 
 
+def _library_versions() -> dict:
+    """The versions that shape the bytes of the PDFs, for reproducing a build."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
 def _page_count(part, data: bytes) -> int:
     if isinstance(part, CardPart):
         return len(part.pages)
@@ -140,6 +153,7 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
     return {
         "tool": "kitgen",
         "version": __version__,
+        "libraries": _library_versions(),
         "key_algorithm": ALGORITHM_VERSION,
         "kit": kit.id,
         "name": kit.name,

@@ -1,0 +1,140 @@
+"""kitgen verify: payloads, the kit's PDF, scans turned and compressed, repainted
+cells, wrong seeds, and bad targets."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from PIL import Image, ImageDraw
+
+from kitgen import verify
+from kitgen.errors import KitgenError
+from raster import render_page, to_pixels
+from kitgen.units import mm
+
+SEED = "kitgen classic-en 2026"
+
+
+def kitgen(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def scan(default_kit, tmp_path_factory):
+    """Page 1 of keys.pdf at 200 dpi, turned 90 degrees, saved as JPEG quality 75."""
+    folder, _, _ = default_kit
+    image = render_page(str(folder / "keys.pdf"), 0, 200).rotate(90, expand=True)
+    path = tmp_path_factory.mktemp("scan") / "page1.jpg"
+    image.save(path, quality=75)
+    return path
+
+
+def test_the_kits_own_pdf_passes_with_its_manifest(default_kit):
+    folder, _, _ = default_kit
+    result = kitgen("verify", str(folder / "keys.pdf"), "--kit", str(folder / "manifest.json"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 41 and lines[-1] == "40 key card(s) checked: 40 passed, 0 failed"
+    assert all(line.startswith("OK   key ") for line in lines[:-1])
+
+
+def test_a_turned_jpeg_scan_passes_with_the_seed(scan):
+    results = verify.verify(str(scan), verify.Secret(SEED))
+    assert len(results) == 12 and all(r.ok for r in results)
+
+
+def test_a_grey_scan_is_read_by_the_symbols(scan, tmp_path):
+    grey = tmp_path / "grey.jpg"
+    Image.open(scan).convert("L").save(grey, quality=75)
+    results = verify.verify(str(grey), verify.Secret(SEED))
+    assert len(results) == 12 and all(r.ok for r in results), [r.problems for r in results if not r.ok]
+
+
+def test_a_repainted_cell_fails_naming_key_and_cell(default_kit, tmp_path):
+    folder, _, man = default_kit
+    key = man["keys"][0]                       # on page 1
+    grid = "".join(key["payload"].split(":")[4].split("/"))
+    index = next(i for i, t in enumerate(grid) if t == "R")
+    page = render_page(str(folder / "keys.pdf"), 0, 200)
+    left, top, right, bottom = to_pixels(key["cells"][index], mm(297), 200)
+    ImageDraw.Draw(page).rectangle((left, top, right, bottom), fill=(36, 88, 184))   # paint it blue
+    path = tmp_path / "tampered.jpg"
+    page.rotate(90, expand=True).save(path, quality=75)
+    result = kitgen("verify", str(path), "--seed", SEED)
+    assert result.returncode == 3
+    row, col = index // 5 + 1, index % 5 + 1
+    assert f"FAIL key 01/40 CLASSIC-EN (tampered.jpg): key 01/40 CLASSIC-EN: cell row {row}, column {col}: " \
+           f"expected red, found blue" in result.stdout
+    assert result.stdout.strip().endswith("12 key card(s) checked: 11 passed, 1 failed")
+
+
+def test_a_wrong_seed_is_rejected(scan):
+    result = kitgen("verify", str(scan), "--seed", "not the seed")
+    assert result.returncode == 3
+    assert "does not match this seed" in result.stdout
+    assert "0 passed, 12 failed" in result.stdout
+
+
+def test_a_payload_alone_structure_then_membership(default_kit):
+    _, _, man = default_kit
+    text = man["keys"][6]["payload"]
+    result = kitgen("verify", text)
+    assert result.returncode == 0 and "OK   key 07/40 CLASSIC-EN: well formed" in result.stdout
+    assert kitgen("verify", text, "--seed", SEED).returncode == 0
+    assert verify.check_payload(text, verify.Secret("other")) != []
+
+
+def test_a_payload_with_another_keys_grid_fails_even_with_a_valid_look(default_kit):
+    _, _, man = default_kit
+    a = man["keys"][0]["payload"].split(":")
+    b = next(k["payload"].split(":") for k in man["keys"][1:] if k["payload"].split(":")[3] == a[3])
+    forged = ":".join(a[:4] + [b[4]] + a[5:])     # key 1's number and check code, another key's grid
+    assert verify.check_payload(":".join(a), verify.Secret(SEED)) == []
+    problems = verify.check_payload(forged, verify.Secret(SEED))
+    assert any("check code" in p for p in problems)
+
+
+def test_the_manifest_gives_kit_and_deck_size(default_kit, tmp_path):
+    folder, _, man = default_kit
+    secret = verify.load_manifest(str(folder / "manifest.json"))
+    assert (secret.seed, secret.kit, secret.total) == (SEED, "CLASSIC-EN", 40)
+    other = dict(man, kit="other-kit")
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(other))
+    problems = verify.check_payload(man["keys"][0]["payload"], verify.load_manifest(str(path)))
+    assert any("belongs to kit CLASSIC-EN, not OTHER-KIT" in p for p in problems)
+
+
+@pytest.mark.parametrize("target, match", [
+    ("", "is not a kitgen key payload"),
+    ("hello world", "is not a kitgen key payload"),
+    ("KG1:" + "X" * 2996, "is not a kitgen key payload"),
+    ("missing.png", "file not found"),
+])
+def test_bad_targets_get_one_line(target, match, tmp_path):
+    result = kitgen("verify", target, cwd=tmp_path)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and match in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_random_bytes_named_png(tmp_path):
+    (tmp_path / "noise.png").write_bytes(bytes(range(256)) * 40)
+    (tmp_path / "noise.pdf").write_bytes(b"%PDF-1.4 nonsense")
+    for name, match in (("noise.png", "not a readable PNG or JPEG"), ("noise.pdf", "not a readable PDF")):
+        result = kitgen("verify", name, cwd=tmp_path)
+        assert result.returncode == 2 and match in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_image_without_a_qr(tmp_path):
+    Image.new("RGB", (200, 200), "white").save(tmp_path / "blank.png")
+    result = kitgen("verify", "blank.png", cwd=tmp_path)
+    assert result.returncode == 2 and "no QR code found" in result.stderr
+
+
+def test_seed_and_kit_together_are_refused(tmp_path):
+    result = kitgen("verify", "x", "--seed", "a", "--kit", "m.json", cwd=tmp_path)
+    assert result.returncode == 2 and "not both" in result.stderr
