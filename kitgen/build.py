@@ -77,31 +77,53 @@ class Progress:
         """One more page is drawn."""
 
 
-def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
-    """Every output file of the kit, in memory, and the manifest."""
+@dataclass(frozen=True)
+class Prepared:
+    """A kit ready to draw: its layout, page size, messages, fonts, contents,
+    payloads and card sets."""
+
+    layout: object
+    page_size: tuple[float, float]
+    messages: object
+    fonts: dict
+    contents: object
+    payloads: list
+    card_sets: dict
+
+
+def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> Prepared:
+    """Load what drawing the kit needs. ``strict`` refuses words and labels that
+    do not fit or lack glyphs (a build); a proof reports them instead."""
     progress = progress or Progress()
     layout = load_layout(kit)
     size = page_size(layout, kit.paper, kit.origins.get("paper"))
     messages = messages_mod.load(kit.language)
     font_names = register_fonts(layout, progress.note)
     kit_contents = contents.build(kit)
-    codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
-    check_labels(layout, font_names, messages, kit.name)
-
+    if strict:
+        codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
+        check_labels(layout, font_names, messages, kit.name)
     secret = kit_secret(kit.seed)
     payloads = [payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
     labels = messages.labels
-    parts = {
-        "codenames": card_part(codenames.card_set(kit_contents.codename_cards, layout, font_names,
-                                                  labels.codename_cards), layout, size, kit.duplex),
-        "keys": card_part(keycards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id,
-                                            kit.edition, messages, labels.key_cards), layout, size, kit.duplex),
-        "tiles": card_part(tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
-                           layout, size, kit.duplex),
-        "rules": FreePart("rules", labels.rules, lambda c: rules.draw(
-            c, size, layout, font_names, messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}")),
+    card_sets = {
+        "codenames": codenames.card_set(kit_contents.codename_cards, layout, font_names, labels.codename_cards),
+        "keys": keycards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id, kit.edition,
+                                  messages, labels.key_cards),
+        "tiles": tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
     }
-    progress.start(2 * sum(len(p.pages) for p in parts.values() if isinstance(p, CardPart)))
+    return Prepared(layout, size, messages, font_names, kit_contents, payloads, card_sets)
+
+
+def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
+    """Every output file of the kit, in memory, and the manifest."""
+    progress = progress or Progress()
+    p = prepare(kit, progress)
+    layout, size, font_names, labels = p.layout, p.page_size, p.fonts, p.messages.labels
+    parts = {name: card_part(cards, layout, size, kit.duplex) for name, cards in p.card_sets.items()}
+    parts["rules"] = FreePart("rules", labels.rules, lambda c: rules.draw(
+        c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}"))
+    progress.start(2 * sum(len(part.pages) for part in parts.values() if isinstance(part, CardPart)))
     files = []
     for name, part in parts.items():
         title = f"{kit.name}: {part.cards.title if isinstance(part, CardPart) else part.title}"
@@ -110,7 +132,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id, progress.page)
     kit_starts = dict(zip(parts, starts))
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
-    manifest = _manifest(kit, layout, size, files, parts["keys"], payloads, kit_starts["keys"])
+    manifest = _manifest(kit, layout, size, files, parts["keys"], p.payloads, kit_starts["keys"])
     return files, manifest
 
 

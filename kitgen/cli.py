@@ -84,6 +84,61 @@ def verify(target, seed, manifest, dpi):
         sys.exit(EXIT_CHECK_FAILED)
 
 
+@cli.group()
+def deck():
+    """Words decks: check one before you build."""
+
+
+@deck.command("check")
+@click.argument("path", metavar="PATH")
+@click.option("--layout", default="default", show_default=True, metavar="NAME|PATH",
+              help="The layout whose boxes the words must fit.")
+def deck_check(path, layout):
+    """Check a deck without rendering: words fit, glyphs exist, no duplicates,
+    no near-duplicates (plurals). Exit 0 when every check passes."""
+    from . import checks, decks as decks_mod, layouts
+    from .build import register_fonts
+
+    the_deck = decks_mod.load(path)
+    the_layout = layouts.load(layout)
+    fonts = register_fonts(the_layout)
+    fits = checks.word_fits(the_deck.words, the_layout, fonts)
+    click.echo(f"OK   {path}: {len(the_deck.words)} distinct words, language {the_deck.language}")
+    failed = 0
+    missing = [f"{r.word} ({r.missing})" for r in fits if r.missing]
+    too_long = [r.word for r in fits if not r.fits and not r.missing]
+    shrunk = [f"{r.word} {r.size:g}pt" for r in fits if r.shrunk]
+    if missing:
+        failed += 1
+        click.echo(f"FAIL the font lacks characters of {len(missing)} word(s): {', '.join(missing)}")
+    if too_long:
+        failed += 1
+        click.echo(f"FAIL {len(too_long)} word(s) do not fit even at the minimum size: {', '.join(too_long)}")
+    if not missing and not too_long:
+        note = f" ({len(shrunk)} shrink to fit: {', '.join(shrunk[:8])}{', ...' if len(shrunk) > 8 else ''})" \
+            if shrunk else ""
+        click.echo(f"OK   every word fits its card{note}")
+    pairs = checks.near_duplicates(the_deck.words)
+    if pairs:
+        click.echo(f"WARN near-duplicates, which give each other away on one board: "
+                   f"{', '.join(f'{a} / {b}' for a, b, _ in pairs)}")
+    if failed:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+@cli.command()
+@click.argument("target", metavar="KITDIR|PDF")
+@click.option("--pages", default="1", show_default=True, help="Pages to render: 1,3-5 or all.")
+@click.option("--dpi", default=100, show_default=True, type=click.IntRange(20, 600), help="Resolution of the PNGs.")
+@click.option("--out", "out_dir", metavar="DIR", help="Where the PNGs go (default: a preview folder beside the PDF).")
+def preview(target, pages, dpi, out_dir):
+    """Render pages of a kit (its kit.pdf) or of any PDF to PNG files."""
+    from . import preview as previewer
+
+    for path in previewer.render(Path(target), pages, dpi, Path(out_dir) if out_dir else None):
+        click.echo(str(path))
+
+
 class TerminalProgress:
     """Notes on stderr, and a progress bar there when it is a terminal."""
 

@@ -1,5 +1,6 @@
 """Codename cards: the word upright and, smaller, turned 180 degrees for the far side."""
 
+from .. import checks
 from ..errors import KitgenError
 from ..model import CodenameCard
 from . import paint, text
@@ -9,18 +10,9 @@ from .cards import CardSet, card_spec
 def check_words(words, layout, fonts: dict[str, str], source: str):
     """Every word must fit both its boxes at or above the minimum size, with
     glyphs the font has. Lists every word that does not, in one error."""
-    card = layout.codename_card
-    too_long, missing = [], []
-    for word in words:
-        for style in (card.word, card.word_flipped):
-            shown = text.apply_case(word, style.case)
-            fitted = text.fit(shown, fonts[style.font], style.box[2], style.box[3], style.size, style.min_size)
-            if fitted.missing:
-                missing.append(f"{word} ({fitted.missing})")
-                break
-            if not fitted.fits:
-                too_long.append(word)
-                break
+    report = checks.word_fits(words, layout, fonts)
+    missing = [f"{r.word} ({r.missing})" for r in report if r.missing]
+    too_long = [r.word for r in report if not r.fits and not r.missing]
     if missing:
         raise KitgenError(f"the font has no glyph for some characters of {len(missing)} word(s): "
                           f"{', '.join(missing)}; choose a font that covers the deck's language", source=source)

@@ -1,0 +1,110 @@
+"""The checks a publisher signs off on, as data: word fit and glyphs, near
+duplicates, and the key deck's properties. ``build`` refuses on the first
+failing kind; ``deck check`` and ``proof`` report everything."""
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import keys as keys_mod
+from .decks import identity
+from .editions import Edition
+
+
+@dataclass(frozen=True)
+class WordFit:
+    word: str
+    size: float            # the size it is printed at (the upright word)
+    max_size: float
+    min_size: float
+    width: float           # its width at max_size, points: longest first in reports
+    missing: str           # characters the font lacks
+    fits: bool
+
+    @property
+    def shrunk(self) -> bool:
+        return self.fits and self.size < self.max_size
+
+
+def word_fits(words, layout, fonts: dict[str, str]) -> list[WordFit]:
+    """How each word fits its boxes on a codename card (both the upright and the
+    turned copy must fit); longest first."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .render import text
+
+    card = layout.codename_card
+    report = []
+    for word in words:
+        main = None
+        fits, missing = True, ""
+        for style in (card.word, card.word_flipped):
+            shown = text.apply_case(word, style.case)
+            fitted = text.fit(shown, fonts[style.font], style.box[2], style.box[3], style.size, style.min_size)
+            missing = missing or fitted.missing
+            fits = fits and fitted.fits
+            if main is None:
+                main = (fitted.size, style, stringWidth(shown, fonts[style.font], style.size))
+        size, style, width = main
+        report.append(WordFit(word, size, style.size, style.min_size, width, missing, fits))
+    return sorted(report, key=lambda r: (-r.width, r.word))
+
+
+def near_duplicates(words) -> list[tuple[str, str, str]]:
+    """Pairs where one word is a simple plural of another (cat/cats, box/boxes,
+    city/cities): on one board they would give each other away."""
+    by_identity = {identity(w): w for w in words}
+    found = []
+    for key, word in by_identity.items():
+        for suffix, base_suffix in (("s", ""), ("es", ""), ("ies", "y")):
+            if key.endswith(suffix) and len(key) > len(suffix) + 1:
+                base = key[: -len(suffix)] + base_suffix
+                if base in by_identity:
+                    found.append((by_identity[base], word, "plural"))
+    return sorted(set(found))
+
+
+@dataclass
+class KeyDeckReport:
+    count: int
+    cells: int
+    rows: int
+    cols: int
+    starting: Counter
+    per_cell: dict[str, list[int]]        # type -> how often each cell has it
+    split_errors: list[str] = field(default_factory=list)
+    rotation_clashes: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def assassin_cap(self) -> int:
+        return math.ceil(self.count / self.cells)
+
+    @property
+    def balanced(self) -> bool:
+        return abs(self.starting["R"] - self.starting["B"]) <= self.count % 2
+
+    @property
+    def ok(self) -> bool:
+        return (self.balanced and not self.split_errors and not self.rotation_clashes
+                and max(self.per_cell["A"]) <= self.assassin_cap)
+
+
+def key_deck(deck: list, edition: Edition) -> KeyDeckReport:
+    """The properties of DESIGN 5.1, measured on a generated deck."""
+    per_cell = {kind: [0] * edition.cells for kind in "RBNA"}
+    report = KeyDeckReport(len(deck), edition.cells, edition.rows, edition.cols,
+                           Counter(k.starting_team for k in deck), per_cell)
+    seen: dict = {}
+    for key in deck:
+        counts = Counter(key.cells)
+        other = "B" if key.starting_team == "R" else "R"
+        if (counts[key.starting_team], counts[other], counts["N"], counts["A"]) != (
+                edition.starting_agents, edition.other_agents, edition.bystanders, edition.assassins):
+            report.split_errors.append(f"key {key.number}")
+        for i, kind in enumerate(key.cells):
+            per_cell[kind][i] += 1
+        for turned in keys_mod.rotations(key.grid, edition.rotations):
+            if turned in seen:
+                report.rotation_clashes.append((seen[turned], key.number))
+        seen[key.grid] = key.number
+    return report

@@ -1,0 +1,69 @@
+"""Pages of a kit (or any PDF) as PNG files, to look at without a PDF viewer."""
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from .errors import KitgenError
+
+MAX_DPI = 600
+
+
+def parse_pages(spec: str, count: int) -> list[int]:
+    """``"1,3-5"`` -> [1, 3, 4, 5]; ``"all"`` -> every page. Pages are 1-based."""
+    if spec.strip().lower() == "all":
+        return list(range(1, count + 1))
+    pages: list[int] = []
+    for part in spec.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise KitgenError(f"--pages {spec!r}: write page numbers and ranges like 1,3-5 or all")
+        first, last = int(match[1]), int(match[2] or match[1])
+        if not 1 <= first <= last <= count:
+            raise KitgenError(f"--pages {spec!r}: the PDF has pages 1 to {count}")
+        pages += [p for p in range(first, last + 1) if p not in pages]
+    return pages
+
+
+def find_pdf(target: Path) -> Path:
+    """A PDF, or a kit folder (its kit.pdf)."""
+    if target.is_dir():
+        target = target / "kit.pdf"
+    if not target.is_file():
+        raise KitgenError("no such PDF or kit folder; build the kit first", source=str(target))
+    return target
+
+
+def render(target: Path, pages: str = "1", dpi: int = 100, out: Path | None = None) -> list[Path]:
+    """Write the chosen pages as ``<name>-p<N>.png``; returns the paths written."""
+    import pypdfium2 as pdfium
+
+    pdf = find_pdf(Path(target))
+    out = Path(out) if out else pdf.parent / "preview"
+    try:
+        document = pdfium.PdfDocument(str(pdf))
+    except pdfium.PdfiumError:
+        raise KitgenError("is not a readable PDF", source=str(pdf)) from None
+    written = []
+    try:
+        chosen = parse_pages(pages, len(document))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(out)) from None
+        for number in chosen:
+            image = document[number - 1].render(scale=dpi / 72).to_pil()
+            path = out / f"{pdf.stem}-p{number}.png"
+            handle, tmp = tempfile.mkstemp(dir=out, suffix=".png.tmp")
+            os.close(handle)
+            try:
+                image.save(tmp, format="PNG", optimize=True)
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            written.append(path)
+    finally:
+        document.close()
+    return written
