@@ -84,6 +84,29 @@ def verify(target, seed, manifest, dpi):
         sys.exit(EXIT_CHECK_FAILED)
 
 
+@cli.command()
+@click.argument("kit_file", required=False, metavar="[KIT.yaml]")
+@click.option("--deck", metavar="PATH", help="A words deck to proof instead of the kit's.")
+@click.option("--seed", metavar="TEXT", help="The seed of the key cards (default: the kit's own).")
+@click.option("--keys", type=int, metavar="N", help="Number of key cards (default: the kit's).")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="The proof goes to DIR/<kit id>-proof.pdf.")
+def proof(kit_file, deck, seed, keys, out_dir):
+    """A publisher's proof PDF: every word's fit, glyph coverage, near-duplicates,
+    key-deck statistics and a contact sheet of every face. Exit 0 only when
+    every check passes."""
+    from . import kitfile, proof as proofing
+
+    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys)
+    result = proofing.examine(kit)
+    path = proofing.write(result, Path(out_dir))
+    for check in result.results:
+        click.echo(f"{check.status} {check.text}")
+    click.echo(f"Proof written to {path}")
+    if result.failed:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
 @cli.group()
 def deck():
     """Words decks: check one before you build."""

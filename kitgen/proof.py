@@ -1,0 +1,349 @@
+"""A publisher's proof of a kit: every check, with pictures (DESIGN 2).
+
+The proof PDF holds a summary of every check; each word at its chosen size
+next to the minimum, longest first; the glyph coverage of words and labels;
+the key deck's statistics as heat maps; and a contact sheet of every card
+face with its ID. Checks that fail are reported, not refused, so the proof
+shows everything at once."""
+
+import hashlib
+import io
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__, checks, fonts as fonts_mod
+from .build import Prepared, prepare
+from .errors import KitgenError
+from .model import Kit
+from .render import paint
+from .render.paint import TYPE_NAMES
+from .units import mm
+
+MARGIN = mm(15)
+SCALE = 0.42                 # contact sheet: card faces at 42 %
+
+
+@dataclass
+class Check:
+    status: str              # PASS, FAIL or WARN
+    text: str
+
+
+@dataclass
+class Proof:
+    kit: Kit
+    prepared: Prepared
+    fits: list
+    near: list
+    keys: checks.KeyDeckReport
+    glyph_gaps: list[str]
+    results: list[Check] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return any(c.status == "FAIL" for c in self.results)
+
+
+def _label_texts(messages) -> list[str]:
+    """Every printed label and the rules text, to check their glyphs."""
+    texts = list(messages.labels.values())
+    rules = messages.rules
+    texts += [rules.title, rules.intro, rules.key_card_help, rules.tiles_help]
+    for section in rules.sections:
+        texts += [section.heading, *section.paragraphs]
+    texts += list(rules.variants.values())
+    return [t for t in texts if isinstance(t, str)]
+
+
+def examine(kit: Kit) -> Proof:
+    """Run every check on the kit; nothing is refused here."""
+    prepared = prepare(kit, strict=False)
+    fits = checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
+    near = checks.near_duplicates(kit.deck.words)
+    report = checks.key_deck(list(prepared.contents.key_cards), kit.edition)
+    label_font = prepared.fonts[prepared.layout.rules.body.font]
+    gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name] for ch in t
+                   if not fonts_mod.has_glyph(label_font, ch)})
+    proof = Proof(kit, prepared, fits, near, report, gaps)
+    add = proof.results.append
+
+    missing = [r for r in fits if r.missing]
+    too_long = [r for r in fits if not r.fits and not r.missing]
+    shrunk = [r for r in fits if r.shrunk]
+    add(Check("PASS", f"{len(kit.deck.words)} distinct words (case, spaces and Unicode form ignored)"))
+    add(Check("FAIL" if missing else "PASS",
+              f"glyphs: {len(missing)} word(s) with characters the font lacks" if missing
+              else "glyphs: every character of every word is in the font"))
+    add(Check("FAIL" if too_long else "PASS",
+              f"fit: {len(too_long)} word(s) do not fit at the minimum size" if too_long
+              else f"fit: every word fits; {len(shrunk)} shrink below the full size"))
+    add(Check("WARN" if near else "PASS",
+              f"near-duplicates: {', '.join(f'{a} / {b}' for a, b, _ in near)}" if near
+              else "near-duplicates: no word is a plural of another"))
+    add(Check("FAIL" if gaps else "PASS",
+              f"labels and rules text: the font lacks {''.join(gaps)!r}" if gaps
+              else "labels and rules text: every character is in the font"))
+    add(Check("PASS" if not report.split_errors else "FAIL",
+              f"key split {kit.edition.starting_agents}/{kit.edition.other_agents}/{kit.edition.bystanders}/"
+              f"{kit.edition.assassins} on all {report.count} keys" if not report.split_errors
+              else f"key split wrong on {', '.join(report.split_errors)}"))
+    add(Check("PASS" if report.balanced else "FAIL",
+              f"starting team: red {report.starting['R']}, blue {report.starting['B']}"))
+    add(Check("PASS" if not report.rotation_clashes else "FAIL",
+              "no key equals another or a turn of another" if not report.rotation_clashes
+              else f"keys equal under a turn: {report.rotation_clashes[:5]}"))
+    worst = max(report.per_cell["A"])
+    add(Check("PASS" if worst <= report.assassin_cap else "FAIL",
+              f"assassin at most {worst} time(s) on one cell (cap ceil(N/{report.cells}) = {report.assassin_cap})"))
+    return proof
+
+
+class Sheet:
+    """A little page-flowing writer on a reportlab canvas."""
+
+    def __init__(self, c, proof: Proof):
+        self.c, self.proof = c, proof
+        self.width, self.height = proof.prepared.page_size
+        self.font = proof.prepared.fonts[proof.prepared.layout.rules.body.font]
+        self.bold = proof.prepared.fonts[proof.prepared.layout.rules.heading.font]
+        self.ink = paint.colour(proof.prepared.layout, "ink")
+        self.page = 0
+        self.y = 0.0
+        self.new_page()
+
+    def new_page(self):
+        if self.page:
+            self.c.showPage()
+        self.page += 1
+        self.y = self.height - MARGIN
+        self.c.setFont(self.font, 7)
+        self.c.setFillColor(self.ink)
+        self.c.drawString(MARGIN, MARGIN / 2, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) "
+                                              f"\u00b7 kitgen {__version__} \u00b7 page {self.page}")
+
+    def need(self, height: float):
+        if self.y - height < MARGIN:
+            self.new_page()
+
+    def line(self, text: str, size: float = 9, bold: bool = False, colour=None, indent: float = 0):
+        self.need(size * 1.4)
+        self.y -= size * 1.4
+        self.c.setFont(self.bold if bold else self.font, size)
+        self.c.setFillColor(colour or self.ink)
+        self.c.drawString(MARGIN + indent, self.y, text)
+
+
+STATUS_COLOURS = {"PASS": "blue", "FAIL": "red", "WARN": "bystander"}
+
+
+def _summary(sheet: Sheet):
+    proof, kit = sheet.proof, sheet.proof.kit
+    layout = proof.prepared.layout
+    sheet.line(f"Proof: {kit.name}", 18, bold=True)
+    seed_hash = hashlib.sha256(kit.seed.encode()).hexdigest()[:12]
+    for text in (f"kit id {kit.id} \u00b7 edition {kit.edition.name} \u00b7 language {kit.language} "
+                 f"\u00b7 layout {kit.layout_name} \u00b7 paper {kit.paper}",
+                 f"deck {Path(kit.deck.source).name}: {len(kit.deck.words)} words \u00b7 "
+                 f"{len(proof.prepared.contents.codename_cards)} codename cards \u00b7 {kit.keys} keys \u00b7 "
+                 f"seed SHA-256 {seed_hash}\u2026 \u00b7 kitgen {__version__}"):
+        sheet.line(text, 9)
+    sheet.y -= 6
+    sheet.line("Checks", 12, bold=True)
+    for check in proof.results:
+        sheet.line(f"{check.status}   {check.text}"[:150], 9,
+                   colour=paint.colour(layout, STATUS_COLOURS[check.status]) if check.status != "PASS" else None)
+
+
+def _words(sheet: Sheet):
+    """Each word in its card box at true size and the size it is printed at,
+    longest first, with the sizes written under it."""
+    from .render import text
+
+    proof = sheet.proof
+    layout = proof.prepared.layout
+    style = layout.codename_card.word
+    font = proof.prepared.fonts[style.font]
+    box_w, box_h = style.box[2], style.box[3]
+    gap = mm(5)
+    columns = max(1, int((sheet.width - 2 * MARGIN + gap) // (box_w + gap)))
+    row_h = box_h + 12
+    red, blue = paint.colour(layout, "red"), paint.colour(layout, "blue")
+    heading = True
+    index = 0
+    while index < len(proof.fits):
+        sheet.new_page()
+        if heading:
+            sheet.line("Words at true size, longest first: each in its box on the card", 12, bold=True)
+            sheet.line(f"printed size / full size (minimum) · blue: shrunk to fit · red: does not fit "
+                       f"at {style.min_size:g}pt or lacks glyphs", 8)
+            heading = False
+        rows = int((sheet.y - MARGIN - 6) // row_h)
+        top = sheet.y - 6
+        for slot in range(rows * columns):
+            if index >= len(proof.fits):
+                break
+            fit = proof.fits[index]
+            index += 1
+            row, col = divmod(slot, columns)
+            x, y = MARGIN + col * (box_w + gap), top - (row + 1) * row_h + 10
+            colour = red if not fit.fits else (blue if fit.shrunk else sheet.ink)
+            paint.stroke_box(sheet.c, (x, y, box_w, box_h), paint.Color(0.75, 0.75, 0.75), 0.4)
+            if not fit.missing:
+                shown = text.apply_case(fit.word, style.case)
+                text.draw(sheet.c, shown, font, max(fit.size, 1), (x, y, box_w, box_h), colour)
+            sheet.c.setFont(sheet.font, 6.5)
+            sheet.c.setFillColor(colour)
+            status = " · does not fit" if not fit.fits and not fit.missing else (
+                f" · font lacks {fit.missing!r}" if fit.missing else (" · shrunk" if fit.shrunk else ""))
+            caption = f"{fit.size:g} / {fit.max_size:g} pt (min {fit.min_size:g}){status}"
+            if fit.missing:
+                caption = fit.word.encode("ascii", "replace").decode() + " · " + caption
+            sheet.c.drawString(x, y - 8, caption[:70])
+        sheet.y = MARGIN
+
+
+def _glyphs(sheet: Sheet):
+    proof = sheet.proof
+    sheet.new_page()
+    sheet.line("Glyph coverage", 12, bold=True)
+    chars = sorted({ch for w in proof.kit.deck.words for ch in w if not ch.isspace()})
+    sheet.line(f"{len(chars)} distinct characters in the words, checked against the font each is drawn with:", 9)
+    printable = "".join(ch for ch in chars if fonts_mod.has_glyph(sheet.font, ch))
+    for start in range(0, len(printable), 90):
+        sheet.line(" ".join(printable[start:start + 90]), 9, indent=mm(4))
+    lacking = [f"{r.word} ({r.missing})" for r in proof.fits if r.missing]
+    if lacking:
+        sheet.line(f"FAIL words with characters the font lacks: {len(lacking)}", 9, bold=True,
+                   colour=paint.colour(proof.prepared.layout, "red"))
+        for start in range(0, len(lacking), 6):
+            sheet.line(", ".join(lacking[start:start + 6]).encode("ascii", "replace").decode(), 8, indent=mm(4))
+    sheet.line("Labels and rules text: " + ("FAIL, the font lacks " + repr(proof.glyph_gaps)
+                                            if proof.glyph_gaps else "every character is in the font"), 9)
+
+
+def _heatmaps(sheet: Sheet):
+    proof, report = sheet.proof, sheet.proof.keys
+    layout = proof.prepared.layout
+    sheet.new_page()
+    sheet.line("Key deck", 12, bold=True)
+    sheet.line(f"{report.count} keys \u00b7 starting team red {report.starting['R']}, blue {report.starting['B']} "
+               f"\u00b7 rotation uniqueness: {'no clashes' if not report.rotation_clashes else 'CLASHES'} "
+               f"\u00b7 assassin cap per cell {report.assassin_cap}", 9)
+    sheet.line("How often each cell holds each type (darker: more often; numbers are counts):", 9)
+    cell = mm(9)
+    x0 = MARGIN
+    top = sheet.y - mm(8)
+    for k, kind in enumerate("ARBN"):
+        counts = report.per_cell[kind]
+        peak = max(counts) or 1
+        base = paint.colour(layout, layout.types[TYPE_NAMES[kind]].colour)
+        gx = x0 + (k % 2) * (report.cols * cell + mm(20))
+        gy = top - (k // 2) * (report.rows * cell + mm(18))
+        sheet.c.setFillColor(sheet.ink)
+        sheet.c.setFont(sheet.bold, 9)
+        sheet.c.drawString(gx, gy + 4, f"{TYPE_NAMES[kind]}: {min(counts)}\u2013{max(counts)} per cell")
+        for i, n in enumerate(counts):
+            r, c = divmod(i, report.cols)
+            share = n / peak
+            tint = paint.Color(1 - share * (1 - base.red), 1 - share * (1 - base.green), 1 - share * (1 - base.blue))
+            x, y = gx + c * cell, gy - (r + 1) * cell
+            paint.fill_box(sheet.c, (x, y, cell - 1, cell - 1), tint)
+            sheet.c.setFillColor(paint.Color(1, 1, 1) if share > 0.6 and kind in "ARB" else sheet.ink)
+            sheet.c.setFont(sheet.font, 7)
+            sheet.c.drawCentredString(x + cell / 2 - 0.5, y + cell / 2 - 2.5, str(n))
+    # starting-team balance as a bar
+    bar_y = top - 2 * (report.rows * cell + mm(18)) - mm(4)
+    total = max(report.count, 1)
+    red_w = (sheet.width - 2 * MARGIN) * report.starting["R"] / total
+    paint.fill_box(sheet.c, (MARGIN, bar_y, red_w, mm(5)), paint.colour(layout, "red"))
+    paint.fill_box(sheet.c, (MARGIN + red_w, bar_y, sheet.width - 2 * MARGIN - red_w, mm(5)),
+                   paint.colour(layout, "blue"))
+    sheet.c.setFillColor(sheet.ink)
+    sheet.c.setFont(sheet.font, 8)
+    sheet.c.drawString(MARGIN, bar_y - 10, f"starting team: red {report.starting['R']} \u00b7 blue {report.starting['B']}")
+    sheet.y = bar_y - 14
+
+
+def _contact_sheet(sheet: Sheet):
+    proof = sheet.proof
+    faces = []
+    for name, prefix, width in (("codenames", "C", 3), ("keys", "K", len(str(proof.kit.keys))), ("tiles", "T", 2)):
+        cards = proof.prepared.card_sets[name]
+        for i in range(cards.count):
+            number = str(i + 1).zfill(width)
+            if name == "keys":
+                faces.append((cards, cards.front, i, f"{prefix}{number}"))
+            else:
+                faces.append((cards, cards.front, i, f"{prefix}{number}a"))
+                faces.append((cards, cards.back, i, f"{prefix}{number}b"))
+        if name == "keys":
+            faces.append((cards, cards.back, 0, "K back"))
+    sheet.new_page()
+    sheet.line("Contact sheet: every card face and its ID (a: front, b: back)", 12, bold=True)
+    x, row_h = MARGIN, 0.0
+    y_top = sheet.y - 4
+    current = None
+    for cards, draw, index, label in faces:
+        w, h = cards.spec.width * SCALE, cards.spec.height * SCALE
+        if current is not None and current is not cards:
+            x, y_top = MARGIN, y_top - row_h
+            row_h = 0.0
+        current = cards
+        if x + w > sheet.width - MARGIN:
+            x, y_top = MARGIN, y_top - row_h
+            row_h = 0.0
+        if y_top - h - 10 < MARGIN:
+            sheet.new_page()
+            x, y_top, row_h = MARGIN, sheet.y - 4, 0.0
+        c = sheet.c
+        c.saveState()
+        c.translate(x, y_top - h)
+        c.scale(SCALE, SCALE)
+        path = c.beginPath()
+        path.rect(0, 0, cards.spec.width, cards.spec.height)
+        c.clipPath(path, stroke=0, fill=0)
+        draw(c, index)
+        c.restoreState()
+        c.setStrokeColor(paint.Color(0.7, 0.7, 0.7))
+        c.setLineWidth(0.3)
+        c.rect(x, y_top - h, w, h, stroke=1, fill=0)
+        c.setFillColor(sheet.ink)
+        c.setFont(sheet.font, 6)
+        c.drawString(x, y_top - h - 7, label)
+        x += w + mm(2)
+        row_h = max(row_h, h + 11)
+
+
+def render(proof: Proof) -> bytes:
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    fonts = proof.prepared.fonts
+    c = canvas.Canvas(buffer, pagesize=proof.prepared.page_size, invariant=1, pageCompression=1,
+                      initialFontName=fonts["label"], initialFontSize=9)
+    c.setTitle(f"Proof of {proof.kit.name}")
+    c.setCreator(f"kitgen {__version__}")
+    sheet = Sheet(c, proof)
+    for part in (_summary, _words, _glyphs, _heatmaps, _contact_sheet):
+        part(sheet)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def write(proof: Proof, out_dir: Path) -> Path:
+    """Write ``<out>/<kit id>-proof.pdf`` atomically; returns its path."""
+    data = render(proof)
+    out_dir = Path(out_dir)
+    target = out_dir / f"{proof.kit.id}-proof.pdf"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except OSError as err:
+        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out", source=str(out_dir)) from None
+    return target

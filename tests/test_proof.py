@@ -1,0 +1,117 @@
+"""kitgen proof, kitgen deck check and kitgen preview."""
+
+import subprocess
+import sys
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from kitgen import checks, editions, keys, kitfile, proof
+from kitgen.preview import parse_pages
+from kitgen.errors import KitgenError
+
+WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
+
+
+def kitgen(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def pdf_text(path) -> str:
+    document = pdfium.PdfDocument(str(path))
+    return "\n".join(page.get_textpage().get_text_range() for page in document)
+
+
+def test_proof_of_the_default_kit_passes_and_shows_everything(tmp_path):
+    result = kitgen("proof", "--out", "p", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("PASS ") == 9
+    path = tmp_path / "p" / "classic-en-proof.pdf"
+    text = pdf_text(path)
+    # words longest first, each with its size; heat maps; contact sheet IDs of every face
+    assert "Words at true size, longest first" in text and "20 / 20 pt (min 9)" in text
+    assert "assassin: 1\u20132 per cell" in text.replace("\r", "")
+    for face_id in ("C001a", "C200b", "K01", "K40", "K back", "T01a", "T25b"):
+        assert face_id in text
+
+
+def test_proof_flags_shrunk_words_and_fails_on_words_that_cannot_fit(tmp_path):
+    words = WORDS + ["Interconnectedness", "W" * 60, "Caf\u00e9s", "Caf\u00e9", "\u732b\u732b"]
+    (tmp_path / "w.txt").write_text("\n".join(words))
+    result = kitgen("proof", "--deck", "w.txt", "--keys", "6", "--out", "p", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "FAIL fit: 1 word(s) do not fit at the minimum size" in result.stdout
+    assert "FAIL glyphs: 1 word(s) with characters the font lacks" in result.stdout
+    assert "WARN near-duplicates: Caf\u00e9 / Caf\u00e9s" in result.stdout
+    text = pdf_text(tmp_path / "p" / "w-proof.pdf")
+    assert "shrunk" in text and "does not fit" in text and "font lacks" in text
+    # the word that shrank is listed before the short ones: longest first
+    assert text.index("INTERCONNECTEDNESS") < text.index("WORDAA")
+
+
+def test_key_deck_report_measures_the_properties():
+    deck = keys.generate("s", editions.WORDS, 40)
+    report = checks.key_deck(deck, editions.WORDS)
+    assert report.ok and report.starting["R"] == report.starting["B"] == 20
+    assert sum(report.per_cell["A"]) == 40 and max(report.per_cell["A"]) <= 2
+    assert sum(report.per_cell["N"]) == 40 * 7
+    # a deck with a key turned a quarter is caught
+    turned = keys.KeyCard(41, 41, deck[0].starting_team, keys.rotations(deck[0].grid, 4)[1])
+    clash = checks.key_deck(deck + [turned], editions.WORDS)
+    assert clash.rotation_clashes == [(1, 41)] and not clash.ok
+
+
+def test_near_duplicates_finds_plurals_only():
+    assert checks.near_duplicates(["Cat", "cats", "Box", "Boxes", "City", "Cities", "Bus", "Cook", "Cooker"]) == [
+        ("Box", "Boxes", "plural"), ("Cat", "cats", "plural"), ("City", "Cities", "plural")]
+
+
+def test_deck_check_passes_a_good_deck(tmp_path):
+    (tmp_path / "w.txt").write_text("\n".join(WORDS))
+    result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "30 distinct words" in result.stdout and "every word fits" in result.stdout
+
+
+def test_deck_check_lists_every_problem(tmp_path):
+    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["X" * 50, "Y" * 51, "Cat", "Cats", "\u0633\u0644\u0627\u0645"]))
+    result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "2 word(s) do not fit" in result.stdout and "X" * 50 in result.stdout and "Y" * 51 in result.stdout
+    assert "lacks characters of 1 word(s)" in result.stdout
+    assert "WARN near-duplicates" in result.stdout and "Cat / Cats" in result.stdout
+
+
+def test_deck_check_bad_deck_is_one_line(tmp_path):
+    (tmp_path / "w.txt").write_text("\n".join(WORDS[:5]))
+    result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "has 5 distinct words" in result.stderr
+
+
+def test_preview_renders_chosen_pages(default_kit, tmp_path):
+    folder, _, _ = default_kit
+    result = kitgen("preview", str(folder), "--pages", "1,27-28", "--dpi", "30", "--out", "png", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.name for p in (tmp_path / "png").iterdir())
+    assert names == ["kit-p1.png", "kit-p27.png", "kit-p28.png"]
+    image = Image.open(tmp_path / "png" / "kit-p1.png")
+    assert abs(image.width - 210 / 25.4 * 30) <= 1 and abs(image.height - 297 / 25.4 * 30) <= 1
+
+
+@pytest.mark.parametrize("spec, count, pages", [("1", 5, [1]), ("1,3-4", 5, [1, 3, 4]), ("all", 3, [1, 2, 3]),
+                                                 ("2-2,2", 3, [2])])
+def test_page_specs(spec, count, pages):
+    assert parse_pages(spec, count) == pages
+
+
+@pytest.mark.parametrize("spec", ["0", "6", "3-1", "x", "1,,2"])
+def test_bad_page_specs(spec):
+    with pytest.raises(KitgenError, match="--pages"):
+        parse_pages(spec, 5)
+
+
+def test_preview_of_a_missing_kit(tmp_path):
+    result = kitgen("preview", "nowhere", cwd=tmp_path)
+    assert result.returncode == 2 and "no such PDF or kit folder" in result.stderr
