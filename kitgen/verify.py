@@ -16,12 +16,13 @@ from pathlib import Path
 from . import keys, layouts, payload as payload_mod, symbols
 from .editions import EDITIONS, edition_for_rows
 from .errors import KitgenError
+from .render import paint
 from .render.paint import TYPE_NAMES
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 MAX_PIXELS = 80_000_000
 SHAPE_GRID = 21            # samples across a symbol's neighbourhood
-SHAPE_SPAN = 1.6           # the sampled square, in symbol sizes
+SHAPE_SPAN = 1.6           # half the sampled square's side, in symbol half sizes
 RING = (0.12, 0.2, 0.8, 0.88)   # fractions of a cell where its fill shows around the symbol
 
 
@@ -145,7 +146,7 @@ class CardReader:
         self.to_image = affine(card_corners, corners)
         self.cells = cell_boxes(layout, rows, cols)
         self.symbol = layout.key_card.grid.symbol
-        self.references = {k: _hex_rgb(layout.colours[layout.types[TYPE_NAMES[k]].colour].rgb) for k in symbols.KINDS}
+        self.references = {k: tuple(255 * v for v in paint.type_colours(layout, k)[0].rgb()) for k in symbols.KINDS}
         # the QR's quiet zone is paper: its colour in this image is the white reference
         quiet = [self._pixel(qx - size * 0.07, qy + size * f) for f in (0.2, 0.4, 0.6, 0.8)]
         quiet += [self._pixel(qx + size * f, qy - size * 0.07) for f in (0.25, 0.5, 0.75)]
@@ -180,7 +181,7 @@ class CardReader:
         half = self.symbol * min(w, h) / 2
         fill = _luma(self._fill(box))
         steps = [(i + 0.5) / SHAPE_GRID * 2 - 1 for i in range(SHAPE_GRID)]   # -1 .. 1
-        reach = SHAPE_SPAN / 2 * 2     # in symbol half sizes
+        reach = SHAPE_SPAN             # the sampled square reaches this many half sizes from the centre
         samples = [(sx * reach, sy * reach, _luma(self._pixel(x + w / 2 + sx * reach * half, y + h / 2 + sy * reach * half)))
                    for sx in steps for sy in steps]
         extreme = max(samples, key=lambda s: abs(s[2] - fill))[2]
@@ -200,11 +201,6 @@ class CardReader:
     def read(self) -> str:
         colour = self.in_colour()
         return "".join(self.by_colour(b) if colour else self.by_shape(b) for b in self.cells)
-
-
-def _hex_rgb(text: str) -> tuple[int, int, int]:
-    text = text.lstrip("#")
-    return tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
 
 
 def _luma(rgb) -> float:
