@@ -97,7 +97,7 @@ def proof(kit_file, deck, seed, keys, out_dir):
     every check passes."""
     from . import kitfile, proof as proofing
 
-    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys)
+    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys, strict=False)
     result = proofing.examine(kit)
     path = proofing.write(result, Path(out_dir))
     for check in result.results:
@@ -122,12 +122,15 @@ def deck_check(path, layout):
     from . import checks, decks as decks_mod, layouts
     from .build import register_fonts
 
-    the_deck = decks_mod.load(path)
+    the_deck = decks_mod.load(path, strict=False)
     the_layout = layouts.load(layout)
     fonts = register_fonts(the_layout)
     fits = checks.word_fits(the_deck.words, the_layout, fonts)
     click.echo(f"OK   {path}: {len(the_deck.words)} distinct words, language {the_deck.language}")
     failed = 0
+    if the_deck.duplicates:
+        failed += 1
+        click.echo(f"FAIL duplicate words (case and spaces ignored): {'; '.join(the_deck.duplicates)}")
     missing = [f"{r.word} ({r.missing})" for r in fits if r.missing]
     too_long = [r.word for r in fits if not r.fits and not r.missing]
     shrunk = [f"{r.word} {r.size:g}pt" for r in fits if r.shrunk]

@@ -24,6 +24,7 @@ class Deck:
     source: str
     credits: str = ""
     lines: dict = field(default_factory=dict, compare=False)   # word -> line in the source file
+    duplicates: tuple[str, ...] = ()     # when loaded leniently: each group of duplicates, described
 
 
 def builtin_dir() -> Path:
@@ -124,8 +125,11 @@ def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
     return data, entries
 
 
-def load(name_or_path: str | Path, *, relative_to: Path | None = None, language: str | None = None) -> Deck:
-    """Load and check a deck; every problem is a KitgenError naming the file."""
+def load(name_or_path: str | Path, *, relative_to: Path | None = None, language: str | None = None,
+         strict: bool = True) -> Deck:
+    """Load and check a deck; every problem is a KitgenError naming the file.
+    ``strict=False`` keeps the first of each group of duplicates and records the
+    groups, for reports that list every problem at once."""
     path = resolve(str(name_or_path), relative_to)
     if path.is_dir():
         raise KitgenError("is a folder; a words deck is a .yaml, .txt or .csv file", source=str(path))
@@ -142,11 +146,12 @@ def load(name_or_path: str | Path, *, relative_to: Path | None = None, language:
             err = KitgenError(err.message, source=str(path), line=err.line)
         raise err from None
     return check(meta.get("name") or path.stem, meta.get("language") or language or "en",
-                 entries, str(path), meta.get("credits", ""))
+                 entries, str(path), meta.get("credits", ""), strict)
 
 
-def check(name: str, language: str, entries: list[tuple[str, int]], source: str, credits: str = "") -> Deck:
-    """Normalize words, refuse duplicates and too-small decks."""
+def check(name: str, language: str, entries: list[tuple[str, int]], source: str, credits: str = "",
+          strict: bool = True) -> Deck:
+    """Normalize words, refuse duplicates (unless not ``strict``) and too-small decks."""
     words, lines, first_seen, duplicates = [], {}, {}, {}
     for raw, line in entries:
         word = normalize(raw)
@@ -165,10 +170,10 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
         first_seen[key] = (word, line)
         words.append(word)
         lines[word] = line
-    if duplicates:
-        listed = "; ".join(
-            " = ".join(f"{w} (line {n})" if n else w for w, n in group) for group in duplicates.values())
-        raise KitgenError(f"duplicate words (case and spaces ignored): {listed}; keep one of each", source=source)
+    groups = tuple(" = ".join(f"{w} (line {n})" if n else w for w, n in group) for group in duplicates.values())
+    if groups and strict:
+        raise KitgenError(f"duplicate words (case and spaces ignored): {'; '.join(groups)}; keep one of each",
+                          source=source)
     if len(words) < MIN_WORDS:
         raise KitgenError(f"has {len(words)} distinct words; a kit needs at least {MIN_WORDS}", source=source)
-    return Deck(name, language, tuple(words), source, credits, lines)
+    return Deck(name, language, tuple(words), source, credits, lines, groups)

@@ -31,9 +31,10 @@ def slug(text: str) -> str:
 
 def load(path: Path | None = None, *, deck: str | None = None, seed: str | None = None,
          keys: int | None = None, paper: str | None = None, duplex: str | None = None,
-         layout: str | None = None) -> Kit:
+         layout: str | None = None, strict: bool = True) -> Kit:
     """Load a kit file (the built-in English kit when ``path`` is None) and apply
-    command-line overrides; all checks happen here, before anything is drawn."""
+    command-line overrides; all checks happen here, before anything is drawn.
+    ``strict=False`` lets a deck with duplicate words through, for a proof."""
     path = Path(path) if path else builtin_path()
     data, lines = yamlio.load(path)
     src = str(path)
@@ -64,12 +65,12 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     # the built-in kit with another deck: the deck gives the kit its id, name and language
     from_deck = deck is not None and path == builtin_path()
     if deck is not None:
-        the_deck = decks.load(deck)
+        the_deck = decks.load(deck, strict=strict)
     else:
         if "deck" not in data:
             fail("the kit names no deck; add deck: <file or built-in name>")
         try:
-            the_deck = decks.load(text("deck"), relative_to=path, language=text("language"))
+            the_deck = decks.load(text("deck"), relative_to=path, language=text("language"), strict=strict)
         except KitgenError as err:
             if err.source is None:
                 fail(err.message, "deck")

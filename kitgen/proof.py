@@ -63,16 +63,18 @@ def examine(kit: Kit) -> Proof:
     fits = checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
     near = checks.near_duplicates(kit.deck.words)
     report = checks.key_deck(list(prepared.contents.key_cards), kit.edition)
-    label_font = prepared.fonts[prepared.layout.rules.body.font]
+    # a label may be drawn in any of the layout's fonts: each must have every character
     gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name] for ch in t
-                   if not fonts_mod.has_glyph(label_font, ch)})
+                   for font in set(prepared.fonts.values()) if not fonts_mod.has_glyph(font, ch)})
     proof = Proof(kit, prepared, fits, near, report, gaps)
     add = proof.results.append
 
     missing = [r for r in fits if r.missing]
     too_long = [r for r in fits if not r.fits and not r.missing]
     shrunk = [r for r in fits if r.shrunk]
-    add(Check("PASS", f"{len(kit.deck.words)} distinct words (case, spaces and Unicode form ignored)"))
+    add(Check("FAIL" if kit.deck.duplicates else "PASS",
+              f"duplicate words: {'; '.join(kit.deck.duplicates)}" if kit.deck.duplicates
+              else f"{len(kit.deck.words)} distinct words (case, spaces and Unicode form ignored)"))
     add(Check("FAIL" if missing else "PASS",
               f"glyphs: {len(missing)} word(s) with characters the font lacks" if missing
               else "glyphs: every character of every word is in the font"))

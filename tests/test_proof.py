@@ -115,3 +115,17 @@ def test_bad_page_specs(spec):
 def test_preview_of_a_missing_kit(tmp_path):
     result = kitgen("preview", "nowhere", cwd=tmp_path)
     assert result.returncode == 2 and "no such PDF or kit folder" in result.stderr
+
+
+def test_duplicates_are_listed_by_deck_check_and_proof_not_refused(tmp_path):
+    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["wordaa", "WORDAB"]))
+    result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "FAIL duplicate words (case and spaces ignored): WordAa (line 1) = wordaa (line 31); " \
+           "WordAb (line 2) = WORDAB (line 32)" in result.stdout
+    result = kitgen("proof", "--deck", "w.txt", "--keys", "4", "--out", "p", cwd=tmp_path)
+    assert result.returncode == 3 and "FAIL duplicate words" in result.stdout
+    assert (tmp_path / "p" / "w-proof.pdf").exists()
+    # a build still refuses them in one line
+    result = kitgen("build", "--deck", "w.txt", "--out", "o", cwd=tmp_path)
+    assert result.returncode == 2 and "duplicate words" in result.stderr
