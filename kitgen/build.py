@@ -8,11 +8,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, contents, fonts, layouts, messages as messages_mod, payload
+from . import __version__, contents, fonts, layouts, messages as messages_mod, payload, pictures
 from .errors import KitgenError
 from .keys import ALGORITHM_VERSION, kit_secret
 from .model import Kit
-from .render import codenames, keycards, rules, text, tiles
+from .render import codenames, keycards, picturecards, rules, text, tiles
 from .render.document import CardPart, FreePart, card_part, render
 
 
@@ -76,6 +76,9 @@ class Progress:
     def page(self) -> None:
         """One more page is drawn."""
 
+    def warn(self, line: str) -> None:
+        """Something the user should know, that does not stop the build."""
+
 
 @dataclass(frozen=True)
 class Prepared:
@@ -100,14 +103,23 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     messages = messages_mod.load(kit.language)
     font_names = register_fonts(layout, progress.note)
     kit_contents = contents.build(kit)
+    picture_deck = isinstance(kit.deck, pictures.PictureDeck)
+    if picture_deck:
+        for note in kit.deck.notes:
+            progress.warn(note)
+        box = layout.picture_card.picture.box
+        for warning in pictures.low_resolution(kit.deck, box[2], box[3]):
+            progress.warn(warning)
     if strict:
-        codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
+        if not picture_deck:
+            codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
         check_labels(layout, font_names, messages, kit.name)
     secret = kit_secret(kit.seed)
     payloads = [payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
     labels = messages.labels
     card_sets = {
-        "codenames": codenames.card_set(kit_contents.codename_cards, layout, font_names, labels.codename_cards),
+        "codenames": (picturecards if picture_deck else codenames).card_set(
+            kit_contents.codename_cards, layout, font_names, labels.codename_cards),
         "keys": keycards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id, kit.edition,
                                   messages, labels.key_cards),
         "tiles": tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
@@ -121,8 +133,11 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     p = prepare(kit, progress)
     layout, size, font_names, labels = p.layout, p.page_size, p.fonts, p.messages.labels
     parts = {name: card_part(cards, layout, size, kit.duplex) for name, cards in p.card_sets.items()}
+    credits = tuple(line for line in (kit.deck.credits, labels.font_credit,
+                                      labels.made_with.format(version=__version__)) if line)
     parts["rules"] = FreePart("rules", labels.rules, lambda c: rules.draw(
-        c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}"))
+        c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}",
+        kit.edition.name, credits))
     progress.start(2 * sum(len(part.pages) for part in parts.values() if isinstance(part, CardPart)))
     files = []
     for name, part in parts.items():
@@ -182,7 +197,8 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
         "edition": kit.edition.name,
         "language": kit.language,
         "seed": kit.seed,
-        "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name, "words": len(kit.deck.words)},
+        "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name,
+                 ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
         "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name},
         "files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
                    "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files],

@@ -37,12 +37,15 @@ def cli(ctx, debug):
 @click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]),
               help="Double-sided printing: flip on the long or short edge, or none (default: long).")
-@click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40).")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys):
-    """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default)."""
+@click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40, pictures 60).")
+@click.option("--edition", type=click.Choice(["words", "pictures"]),
+              help="Without KIT.yaml: build the built-in kit of this edition (default: words).")
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition):
+    """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
+    With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
     from . import build as builder, kitfile
 
-    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys,
+    kit = kitfile.load(kitfile.kit_path(kit_file, edition), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex)
     progress = TerminalProgress()
     try:
@@ -183,6 +186,9 @@ class TerminalProgress:
     def page(self) -> None:
         if self.bar is not None:
             self.bar.update(1)
+
+    def warn(self, line: str) -> None:
+        click.echo(f"kitgen: warning: {line}", err=True)
 
     def finish(self) -> None:
         if self.bar is not None:

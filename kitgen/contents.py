@@ -9,9 +9,11 @@ TILE_FACES = {"red": ("R", "R"), "blue": ("B", "B"), "double": ("R", "B"),
 
 
 def codename_cards(kit: Kit) -> tuple[CodenameCard, ...]:
-    """The deck's words in a seeded order, two to a card (front, back); a kit
-    that asks for fewer cards than the words fill takes the first of that order."""
-    words = Stream(kit_secret(kit.seed), "cards/v1").shuffle(list(kit.deck.words))
+    """The deck's words (or pictures) in a seeded order, two to a card (front,
+    back); a kit that asks for fewer cards than the deck fills takes the first
+    of that order."""
+    items = list(getattr(kit.deck, "pictures", None) or kit.deck.words)
+    words = Stream(kit_secret(kit.seed), "cards/v1").shuffle(items)
     if kit.cards is not None:
         words = words[:2 * kit.cards]
     return tuple(CodenameCard(words[i], words[i + 1] if i + 1 < len(words) else None)

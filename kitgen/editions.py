@@ -16,6 +16,7 @@ class Edition:
     light_edges: int        # edges that carry the starting-team lights
     default_keys: int
     default_cards: int
+    default_layout: str     # the built-in layout drawn for this edition
 
     @property
     def cells(self) -> int:
@@ -32,8 +33,10 @@ class Edition:
         }
 
 
-WORDS = Edition("words", 5, 5, 9, 8, 7, 1, rotations=4, light_edges=4, default_keys=40, default_cards=200)
-PICTURES = Edition("pictures", 4, 5, 8, 7, 4, 1, rotations=2, light_edges=2, default_keys=60, default_cards=140)
+WORDS = Edition("words", 5, 5, 9, 8, 7, 1, rotations=4, light_edges=4, default_keys=40, default_cards=200,
+                default_layout="default")
+PICTURES = Edition("pictures", 4, 5, 8, 7, 4, 1, rotations=2, light_edges=2, default_keys=60, default_cards=140,
+                   default_layout="pictures")
 
 EDITIONS = {e.name: e for e in (WORDS, PICTURES)}
 

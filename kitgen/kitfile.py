@@ -5,7 +5,7 @@ import importlib.resources
 import re
 from pathlib import Path
 
-from . import decks, messages, yamlio
+from . import decks, messages, pictures, yamlio
 from .editions import EDITIONS
 from .errors import KitgenError
 from .model import Kit, RuleSwitches
@@ -17,10 +17,20 @@ RULE_KEYS = {"plus_one", "zero_clue", "unlimited_clue", "invalid_clue_penalty", 
 PLUS_ONE = ("standard", "earned", "none")
 MAX_KEYS = 100_000
 DEFAULT_KIT = "classic-en"
+BUILTIN_KITS = {"words": "classic-en", "pictures": "classic-pictures"}
 
 
 def builtin_path(name: str = DEFAULT_KIT) -> Path:
     return Path(str(importlib.resources.files("kitgen"))) / "kits" / f"{name}.yaml"
+
+
+def kit_path(kit_file: str | None, edition: str | None) -> Path | None:
+    """The kit file to load: the one given, else the built-in kit of the edition."""
+    if kit_file:
+        if edition:
+            raise KitgenError("give a kit file or --edition, not both (the kit file names its edition)")
+        return Path(kit_file)
+    return builtin_path(BUILTIN_KITS[edition or "words"])
 
 
 def slug(text: str) -> str:
@@ -57,20 +67,22 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     edition_name = text("edition", "words")
     if edition_name not in EDITIONS:
         fail(f"unknown edition {edition_name!r}; use one of {', '.join(EDITIONS)}", "edition")
-    if edition_name != "words":
-        fail(f"the {edition_name} edition cannot be built by this version of kitgen yet; use edition: words",
-             "edition")
     edition = EDITIONS[edition_name]
 
-    # the built-in kit with another deck: the deck gives the kit its id, name and language
-    from_deck = deck is not None and path == builtin_path()
+    def load_deck(name: str, relative_to: Path | None):
+        if edition.name == "pictures":
+            return pictures.load(name, relative_to=relative_to)
+        return decks.load(name, relative_to=relative_to, language=text("language"), strict=strict)
+
+    # a built-in kit with another deck: the deck gives the kit its id, name and language
+    from_deck = deck is not None and path.parent == builtin_path().parent
     if deck is not None:
-        the_deck = decks.load(deck, strict=strict)
+        the_deck = load_deck(deck, None)
     else:
         if "deck" not in data:
             fail("the kit names no deck; add deck: <file or built-in name>")
         try:
-            the_deck = decks.load(text("deck"), relative_to=path, language=text("language"), strict=strict)
+            the_deck = load_deck(text("deck"), path)
         except KitgenError as err:
             if err.source is None:
                 fail(err.message, "deck")
@@ -98,8 +110,9 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     key_count = integer("keys", keys, edition.default_keys, 1, MAX_KEYS)
     cards = None if from_deck else integer("cards", None, None, 1, 10_000)
     if cards is not None and cards > (len(the_deck.words) + 1) // 2:
-        fail(f"asks for {cards} codename cards, but the deck's {len(the_deck.words)} words fill only "
-             f"{(len(the_deck.words) + 1) // 2}; lower cards or add words", "cards")
+        what = "pictures" if edition.name == "pictures" else "words"
+        fail(f"asks for {cards} codename cards, but the deck's {len(the_deck.words)} {what} fill only "
+             f"{(len(the_deck.words) + 1) // 2}; lower cards or add {what}", "cards")
     duplex_mode = duplex or text("duplex", "long")
     if duplex_mode not in DUPLEX_MODES:
         fail(f"duplex must be one of {', '.join(DUPLEX_MODES)}, not {duplex_mode!r}", "duplex")
@@ -117,7 +130,7 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         name=the_deck.name if from_deck else (text("name") or the_deck.name),
         edition=edition,
         deck=the_deck,
-        layout_name=layout or _layout_path(text("layout", "default"), path),
+        layout_name=layout or _layout_path(text("layout", edition.default_layout), path),
         language=language,
         seed=the_seed,
         keys=key_count,

@@ -16,6 +16,7 @@ from .errors import KitgenError
 BASE = "base"
 OPEN_MAPS = {("colours",), ("fonts",), ("paper", "sizes")}
 COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
+CHOICES = {"fit": ("contain", "cover"), "case": ("upper", "as-is")}
 FONT_KEYS = {"font"}
 # Keys whose lengths must be above zero (everything else may be zero, never negative).
 POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol"}
@@ -101,6 +102,8 @@ class _Checker:
                 self.fail(path, f"{dotted}: no colour named {value!r}; define it under colours")
             if leaf in FONT_KEYS and value not in self.fonts:
                 self.fail(path, f"{dotted}: no font named {value!r}; define it under fonts")
+            if leaf in CHOICES and value not in CHOICES[leaf]:
+                self.fail(path, f"{dotted} must be one of {', '.join(CHOICES[leaf])}, not {value!r}")
             if leaf == "rgb" and not HEX_COLOUR.match(value):
                 self.fail(path, f"{dotted}: {value!r} is not a colour; write #RRGGBB, e.g. #C62F2F")
         elif isinstance(schema, (int, float)):
@@ -204,7 +207,7 @@ def _check_geometry(layout: Node, source: Path):
     for name, sizes in layout.paper.sizes.items():
         if min(sizes) <= 2 * layout.paper.margin:
             fail(f"paper {name!r} is no larger than its margins")
-    for section_name in ("codename_card", "key_card", "tile"):
+    for section_name in ("codename_card", "picture_card", "key_card", "tile"):
         section = layout[section_name]
         width, height = section.size
         for key, item in section.items():

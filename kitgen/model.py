@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass, field
 
-from .decks import Deck
 from .editions import Edition
 from .keys import KeyCard
 
@@ -25,7 +24,7 @@ class Kit:
     id: str
     name: str
     edition: Edition
-    deck: Deck
+    deck: object                        # a Deck of words or a PictureDeck
     layout_name: str
     language: str
     seed: str
@@ -39,8 +38,8 @@ class Kit:
 
 @dataclass(frozen=True)
 class CodenameCard:
-    front: str
-    back: str | None                    # None: a deck with an odd word count leaves one back blank
+    front: object                       # a word (str) or a Picture
+    back: object | None                 # None: a deck with an odd count leaves one back blank
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ read from its colour, or from its symbol's shape when the print has no colour.
 """
 
 import json
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -217,8 +218,14 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
     return problems
 
 
-def check_image(image, where: str, secret: Secret | None, layout) -> list[CardResult]:
-    """Every kitgen key card whose QR is found in ``image``."""
+@lru_cache(maxsize=None)
+def _edition_layout(rows: int):
+    return layouts.load(edition_for_rows(rows).default_layout)
+
+
+def check_image(image, where: str, secret: Secret | None, layout=None) -> list[CardResult]:
+    """Every kitgen key card whose QR is found in ``image``. Without a layout, each
+    card is read with its edition's built-in layout."""
     import zxingcpp
 
     image = image.convert("RGB")
@@ -234,8 +241,9 @@ def check_image(image, where: str, secret: Secret | None, layout) -> list[CardRe
         parsed = payload_mod.decode(code.text)
         pos = code.position
         corners = [(p.x, p.y) for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
+        card_layout = layout or _edition_layout(len(parsed.grid))
         try:
-            reader = CardReader(image, corners, layout, len(parsed.grid), len(parsed.grid[0]))
+            reader = CardReader(image, corners, card_layout, len(parsed.grid), len(parsed.grid[0]))
         except ValueError:
             result.problems.append(f"{result.label}: the QR's corners are degenerate; rescan the card flat")
             continue
@@ -273,7 +281,7 @@ def pdf_pages(path: Path, dpi: float):
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
-    layout = layouts.load(secret.layout if secret and secret.layout else "default")
+    layout = layouts.load(secret.layout) if secret and secret.layout else None
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
     try:

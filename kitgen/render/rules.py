@@ -34,7 +34,8 @@ class Legend(Flowable):
         self.paragraph.drawOn(self.canv, self.size * 1.6, self.height - self.paragraph.height - 1)
 
 
-def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches) -> list:
+def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, edition: str = "words",
+          credits: tuple[str, ...] = ()) -> list:
     """The flowables of the rules sheet, in reading order."""
     rules = layout.rules
     ink = lambda name: paint.colour(layout, name)  # noqa: E731
@@ -68,22 +69,26 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches) -> li
         if switches.invalid_clue_penalty:
             flow.append(para(variants.invalid_clue_penalty))
     flow.append(para(messages.labels.key_cards, heading))
-    flow.append(para(text.key_card_help))
+    flow.append(para(text.key_card_help_pictures if edition == "pictures" else text.key_card_help))
     for kind, key in (("R", "legend_red"), ("B", "legend_blue"), ("N", "legend_bystander"), ("A", "legend_assassin")):
         flow.append(Legend(layout, kind, messages.labels[key], body))
     flow.append(Spacer(1, 4))
     flow.append(para(messages.labels.tiles, heading))
     flow.append(para(text.tiles_help))
+    if credits:
+        flow.append(para(messages.labels.credits, heading))
+        flow += [para(line) for line in credits]
     return flow
 
 
-def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSwitches, footer: str) -> int:
+def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSwitches, footer: str,
+         edition: str = "words", credits: tuple[str, ...] = ()) -> int:
     """Draw the rules on as many pages as they need; returns the page count."""
     rules = layout.rules
     width, height = page_size
     margin, gap, columns = rules.margin, rules.column_gap, int(rules.columns)
     col_w = (width - 2 * margin - (columns - 1) * gap) / columns
-    flow = story(layout, fonts, messages, switches)
+    flow = story(layout, fonts, messages, switches, edition, credits)
     pages = 0
     while flow:
         pages += 1
