@@ -9,12 +9,22 @@ from . import paint, text
 from .cards import CardSet, card_spec
 
 
-def draw_picture(c, picture, box, fit: str):
+def _use_font(node, font: str):
+    """Every font an SVG asks for becomes ours: it is embedded, and no base-14 font leaks in."""
+    if hasattr(node, "fontName"):
+        node.fontName = font
+    for child in getattr(node, "contents", ()):
+        _use_font(child, font)
+
+
+def draw_picture(c, picture, box, fit: str, font: str):
     """The picture in ``box`` (x, y, w, h): whole (``contain``) or filling the box,
     cropped (``cover``); centred either way."""
     x, y, w, h = box
     if picture.vector:
         drawing = pictures_mod.drawing_of(picture.data, picture.name)
+        drawing.initialFontName = font        # the renderer's starting state, else Helvetica
+        _use_font(drawing, font)
         pw, ph = drawing.width, drawing.height
     else:
         pw, ph = picture.pixels
@@ -65,7 +75,7 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         orientation_mark(c, card.mark.box, paint.colour(layout, card.mark.colour))
         if picture is None:
             return
-        draw_picture(c, picture, card.picture.box, card.picture.fit)
+        draw_picture(c, picture, card.picture.box, card.picture.fit, fonts["label"])
         style = card.caption
         if style.show and picture.caption:
             font = fonts[style.font]
