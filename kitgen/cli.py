@@ -94,13 +94,15 @@ def verify(target, seed, manifest, dpi):
 @click.option("--keys", type=int, metavar="N", help="Number of key cards (default: the kit's).")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The proof goes to DIR/<kit id>-proof.pdf.")
-def proof(kit_file, deck, seed, keys, out_dir):
+@click.option("--edition", type=click.Choice(["words", "pictures"]),
+              help="Without KIT.yaml: proof the built-in kit of this edition (default: words).")
+def proof(kit_file, deck, seed, keys, out_dir, edition):
     """A publisher's proof PDF: every word's fit, glyph coverage, near-duplicates,
     key-deck statistics and a contact sheet of every face. Exit 0 only when
     every check passes."""
     from . import kitfile, proof as proofing
 
-    kit = kitfile.load(Path(kit_file) if kit_file else None, deck=deck, seed=seed, keys=keys, strict=False)
+    kit = kitfile.load(kitfile.kit_path(kit_file, edition), deck=deck, seed=seed, keys=keys, strict=False)
     result = proofing.examine(kit)
     path = proofing.write(result, Path(out_dir))
     for check in result.results:
@@ -121,9 +123,20 @@ def deck():
               help="The layout whose boxes the words must fit.")
 def deck_check(path, layout):
     """Check a deck without rendering: words fit, glyphs exist, no duplicates,
-    no near-duplicates (plurals). Exit 0 when every check passes."""
-    from . import checks, decks as decks_mod, layouts
+    no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
+    every picture opens and is sharp enough. Exit 0 when every check passes."""
+    from . import checks, decks as decks_mod, layouts, pictures
     from .build import register_fonts
+
+    if pictures.is_picture_deck(path):
+        picture_deck = pictures.load(path)
+        click.echo(f"OK   {path}: {len(picture_deck.pictures)} distinct pictures, each opened and checked")
+        for note in picture_deck.notes:
+            click.echo(f"NOTE {note}")
+        box = layouts.load("pictures" if layout == "default" else layout).picture_card.picture.box
+        for warning in pictures.low_resolution(picture_deck, box[2], box[3]):
+            click.echo(f"WARN {warning}")
+        return
 
     the_deck = decks_mod.load(path, strict=False)
     the_layout = layouts.load(layout)

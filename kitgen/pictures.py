@@ -172,6 +172,18 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
     return data, pictures
 
 
+def is_picture_deck(name_or_path: str) -> bool:
+    """A folder, a built-in picture deck, or a YAML file with a ``pictures`` list."""
+    path = builtin_path(name_or_path) if not Path(name_or_path).suffix and "/" not in name_or_path else None
+    path = path or Path(name_or_path)
+    if path.is_dir():
+        return True
+    if path.suffix.lower() in (".yaml", ".yml") and path.is_file():
+        data, _ = yamlio.load(path)
+        return isinstance(data, dict) and "pictures" in data
+    return False
+
+
 def load(name_or_path: str | Path, relative_to: Path | None = None) -> PictureDeck:
     """A folder of pictures, a YAML picture deck, or a built-in picture deck name."""
     text = str(name_or_path)

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, checks, fonts as fonts_mod
+from . import __version__, checks, fonts as fonts_mod, pictures
 from .build import Prepared, prepare
 from .errors import KitgenError
 from .model import Kit
@@ -60,8 +60,9 @@ def _label_texts(messages) -> list[str]:
 def examine(kit: Kit) -> Proof:
     """Run every check on the kit; nothing is refused here."""
     prepared = prepare(kit, strict=False)
-    fits = checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
-    near = checks.near_duplicates(kit.deck.words)
+    picture_deck = isinstance(kit.deck, pictures.PictureDeck)
+    fits = [] if picture_deck else checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
+    near = [] if picture_deck else checks.near_duplicates(kit.deck.words)
     report = checks.key_deck(list(prepared.contents.key_cards), kit.edition)
     # a label may be drawn in any of the layout's fonts: each must have every character
     gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name] for ch in t
@@ -72,6 +73,19 @@ def examine(kit: Kit) -> Proof:
     missing = [r for r in fits if r.missing]
     too_long = [r for r in fits if not r.fits and not r.missing]
     shrunk = [r for r in fits if r.shrunk]
+    if picture_deck:
+        box = prepared.layout.picture_card.picture.box
+        low = pictures.low_resolution(kit.deck, box[2], box[3])
+        add(Check("PASS", f"{len(kit.deck.pictures)} distinct pictures, each opened and checked"))
+        add(Check("WARN" if low else "PASS", "; ".join(low) if low else
+                  "every raster picture has 150 dpi or more at its printed size (vector pictures stay vector)"))
+    else:
+        _word_checks(kit, add, missing, too_long, shrunk, near)
+    _label_and_key_checks(kit, add, gaps, report)
+    return proof
+
+
+def _word_checks(kit, add, missing, too_long, shrunk, near):
     add(Check("FAIL" if kit.deck.duplicates else "PASS",
               f"duplicate words: {'; '.join(kit.deck.duplicates)}" if kit.deck.duplicates
               else f"{len(kit.deck.words)} distinct words (case, spaces and Unicode form ignored)"))
@@ -84,6 +98,9 @@ def examine(kit: Kit) -> Proof:
     add(Check("WARN" if near else "PASS",
               f"near-duplicates: {', '.join(f'{a} / {b}' for a, b, _ in near)}" if near
               else "near-duplicates: no word is a plural of another"))
+
+
+def _label_and_key_checks(kit, add, gaps, report):
     add(Check("FAIL" if gaps else "PASS",
               f"labels and rules text: the font lacks {''.join(gaps)!r}" if gaps
               else "labels and rules text: every character is in the font"))
@@ -99,7 +116,6 @@ def examine(kit: Kit) -> Proof:
     worst = max(report.per_cell["A"])
     add(Check("PASS" if worst <= report.assassin_cap else "FAIL",
               f"assassin at most {worst} time(s) on one cell (cap ceil(N/{report.cells}) = {report.assassin_cap})"))
-    return proof
 
 
 class Sheet:
@@ -328,7 +344,10 @@ def render(proof: Proof) -> bytes:
     c.setTitle(f"Proof of {proof.kit.name}")
     c.setCreator(f"kitgen {__version__}")
     sheet = Sheet(c, proof)
-    for part in (_summary, _words, _glyphs, _heatmaps, _contact_sheet):
+    words = not isinstance(proof.kit.deck, pictures.PictureDeck)
+    parts = (_summary, _words, _glyphs, _heatmaps, _contact_sheet) if words else (
+        _summary, _heatmaps, _contact_sheet)
+    for part in parts:
         part(sheet)
     c.showPage()
     c.save()
