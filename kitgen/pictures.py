@@ -6,6 +6,7 @@ is drawn."""
 import hashlib
 import importlib.resources
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,6 +73,10 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
     """Check one picture's bytes: a readable, whole PNG/JPEG of sane size, or an SVG that parses."""
     where = source or name
     if vector:
+        external = _external_reference(data)
+        if external:
+            raise KitgenError(f"the SVG refers to {external}, which kitgen never fetches or reads; "
+                              "embed everything in the SVG", source=where, line=line)
         if len(data) > MAX_SVG_BYTES:
             raise KitgenError(f"SVG of {len(data) // 1_000_000} MB is too large (limit {MAX_SVG_BYTES // 1_000_000} MB)",
                               source=where, line=line)
@@ -93,6 +98,22 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
         reason = "is truncated" if "truncated" in str(err) else "is not a readable PNG or JPEG image"
         raise KitgenError(f"{reason}; export it again", source=where, line=line) from None
     return Picture(name, data, False, size, caption)
+
+
+_HREF = re.compile(rb"""(?:xlink:)?href\s*=\s*["']\s*([^"'#][^"']*)["']""", re.IGNORECASE)
+
+
+def _external_reference(data: bytes) -> str | None:
+    """What an SVG would load from outside itself: another file, a URL, an entity."""
+    if re.search(rb"<!ENTITY|<!DOCTYPE[^>]*\[", data, re.IGNORECASE):
+        return "an XML entity"
+    for match in _HREF.finditer(data):
+        target = match.group(1).decode("utf-8", "replace")
+        if not target.lower().startswith("data:"):
+            return repr(target[:60])
+    if re.search(rb"url\(\s*['\"]?\s*(?!#|data:)[a-z]+:", data, re.IGNORECASE):
+        return "a URL in its style"
+    return None
 
 
 _drawings: dict = {}

@@ -52,7 +52,8 @@ def _label_texts(messages) -> list[str]:
     rules = messages.rules
     texts += [rules.title, rules.intro, rules.key_card_help, rules.tiles_help]
     for section in rules.sections:
-        texts += [section.heading, *section.paragraphs]
+        texts.append(section.heading)
+        texts += [t for p in section.paragraphs for t in ([p] if isinstance(p, str) else p.values())]
     texts += list(rules.variants.values())
     return [t for t in texts if isinstance(t, str)]
 

@@ -235,3 +235,21 @@ def test_proof_and_deck_check_of_a_picture_deck(tmp_path):
     assert "PASS key split 8/7/4/1 on all 6 keys" in result.stdout
     text = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(str(tmp_path / "p" / "pics-proof.pdf")))
     assert "C001a" in text and "K6" in text
+
+
+@pytest.mark.parametrize("svg, what", [
+    (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+     b'<image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>', "file:///etc/passwd"),
+    (b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="../secret.png"/></svg>',
+     "../secret.png"),
+    (b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+     b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&x;</text></svg>', "an XML entity"),
+])
+def test_svg_external_references_are_refused_never_read(tmp_path, svg, what):
+    assert what in bad_folder(tmp_path, "outside.svg", svg)
+
+
+def test_svg_internal_references_are_fine():
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
+           b'height="10"><defs><rect id="r" width="5" height="5"/></defs><use xlink:href="#r"/></svg>')
+    assert pictures.read_picture("ok.svg", svg, True).vector

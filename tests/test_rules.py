@@ -38,3 +38,12 @@ def test_switched_off_variants_are_not_printed(tmp_path):
                 "restriction_translation"):
         assert norm(en[key])[:60] not in text
     assert norm(en.restriction_letters)[:60] in text
+
+
+def test_each_edition_states_only_its_own_numbers(tmp_path):
+    words = rules_text(tmp_path, {})
+    assert "9 against 8" in words and "8 against 7" not in words and "pictures" not in words.lower()
+    files, _ = build.build_files(kitfile.load(kitfile.kit_path(None, "pictures"), keys=2))
+    data = next(f.data for f in files if f.name == "rules.pdf")
+    text = norm(" ".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data)))
+    assert "8 against 7" in text and "9 against 8" not in text and "5 columns and 4 rows" in text

@@ -54,7 +54,8 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
     flow = [para(text.title, title), para(text.intro)]
     for section in text.sections:
         flow.append(para(section.heading, heading))
-        flow += [para(p) for p in section.paragraphs]
+        # a paragraph is the same for every edition, or one text per edition
+        flow += [para(p if isinstance(p, str) else p[edition]) for p in section.paragraphs]
         if section.id == "clues":
             if switches.zero_clue:
                 flow.append(para(variants.zero_clue))
