@@ -24,9 +24,13 @@ class BuiltFile:
 
 
 def register_fonts(layout, report=None) -> dict[str, str]:
-    """Each layout font role (word, label, ...) -> its registered reportlab name."""
-    return {role: fonts.register(spec.family, int(spec.weight), report).registered_name
-            for role, spec in layout.fonts.items()}
+    """Each layout font role (word, label, ...) -> its registered reportlab name;
+    each role's Arabic-script family is registered as that font's partner."""
+    names = {}
+    for role, spec in layout.fonts.items():
+        names[role] = fonts.register(spec.family, int(spec.weight), report).registered_name
+        fonts.set_partner(names[role], fonts.register(spec.arabic, int(spec.weight), report).registered_name)
+    return names
 
 
 def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, float]:

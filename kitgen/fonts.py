@@ -130,10 +130,22 @@ def register(family: str, weight: int, report=None) -> FontFile:
     return _registered[key]
 
 
+_partners: dict[str, str] = {}
+
+
+def set_partner(font_name: str, arabic_font_name: str) -> None:
+    """The font that draws Arabic-script text set in ``font_name``."""
+    _partners[font_name] = arabic_font_name
+
+
+def partner(font_name: str) -> str | None:
+    return _partners.get(font_name)
+
+
 def has_glyph(font_name: str, char: str) -> bool:
     """Whether the registered font draws this character (white space always passes)."""
     from reportlab.pdfbase import pdfmetrics
 
-    if char.isspace():
+    if char.isspace() or char in "\u200c\u200d":      # spaces and joiners draw nothing
         return True
     return ord(char) in pdfmetrics.getFont(font_name).face.charToGlyph

@@ -75,7 +75,7 @@ def test_deck_check_passes_a_good_deck(tmp_path):
 
 
 def test_deck_check_lists_every_problem(tmp_path):
-    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["X" * 50, "Y" * 51, "Cat", "Cats", "\u0633\u0644\u0627\u0645"]))
+    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["X" * 50, "Y" * 51, "Cat", "Cats", "\u0e41\u0e21\u0e27"]))
     result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
     assert result.returncode == 3
     assert "2 word(s) do not fit" in result.stdout and "X" * 50 in result.stdout and "Y" * 51 in result.stdout

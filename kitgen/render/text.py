@@ -1,5 +1,15 @@
-"""Text that must fit its box: size search, glyph checks, drawing."""
+"""Text that must fit its box: shaping, size search, glyph checks, drawing.
 
+Latin, Cyrillic and Greek text is drawn as it is. Text in an Arabic script
+(Persian, Arabic) is shaped first -- joined letter forms and lam-alef by
+arabic-reshaper, then laid out right to left by python-bidi's pure-Python
+algorithm (its default Rust one does not mirror brackets) -- and drawn with
+the font's Arabic partner, falling back to the Latin face for characters the
+Arabic face lacks. Each shaped line carries an /ActualText span so that text
+extraction (pdftotext) gives the words back in logical order, ZWNJ included.
+"""
+
+import unicodedata
 from dataclasses import dataclass
 
 from reportlab.pdfbase import pdfmetrics
@@ -7,6 +17,8 @@ from reportlab.pdfbase import pdfmetrics
 from .. import fonts
 
 SIZE_STEP = 0.25   # sizes are multiples of this, so output is stable
+ZWNJ = "\u200c"
+_PLACEHOLDER = "\u08a0"   # an unused right-to-left letter that stands in for ZWNJ, which bidi would drop
 
 
 @dataclass(frozen=True)
@@ -21,15 +33,90 @@ def apply_case(text: str, case: str) -> str:
     return text.upper() if case == "upper" else text
 
 
+def is_arabic_script(text: str) -> bool:
+    return any("ARABIC" in unicodedata.name(ch, "") for ch in text)
+
+
+@dataclass(frozen=True)
+class Shaped:
+    visual: str                 # the characters in drawing order, left to right
+    actual: str | None          # for /ActualText: the text in visual order with ZWNJ kept (None: plain text)
+
+
+def shape(text: str) -> Shaped:
+    """Text as it is to be drawn, left to right."""
+    if not is_arabic_script(text):
+        return Shaped(text, None)
+    import arabic_reshaper
+    from bidi.algorithm import get_display     # the pure-Python algorithm: it mirrors brackets
+
+    visual = get_display(arabic_reshaper.reshape(text))
+    # Extraction tools reverse right-to-left runs they read; give them the text in
+    # visual order, with each ZWNJ kept where it stands.
+    actual = get_display(text.replace(ZWNJ, _PLACEHOLDER)).replace(_PLACEHOLDER, ZWNJ)
+    return Shaped(visual, actual)
+
+
+def runs(text: str, font: str) -> list[tuple[str, str]]:
+    """The shaped text in runs of one font each: (characters, font name), left to right."""
+    shaped = shape(text).visual
+    partner = fonts.partner(font)
+    if partner is None or not is_arabic_script(text):
+        return [(shaped, font)]
+    out: list[tuple[str, str]] = []
+    for ch in shaped:
+        use = partner if fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch) else font
+        if out and out[-1][1] == use:
+            out[-1] = (out[-1][0] + ch, use)
+        else:
+            out.append((ch, use))
+    return out
+
+
+def width(text: str, font: str, size: float) -> float:
+    return sum(pdfmetrics.stringWidth(part, name, size) for part, name in runs(text, font))
+
+
+def missing_glyphs(text: str, font: str) -> str:
+    """Characters neither the font nor its Arabic partner can draw."""
+    partner = fonts.partner(font)
+    return "".join(sorted({ch for ch in text if not fonts.has_glyph(font, ch)
+                           and not (partner and fonts.has_glyph(partner, ch))}))
+
+
 def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
     """The largest size up to ``max_size`` at which ``text`` fits the box on one line."""
-    face = pdfmetrics.getFont(font).face
-    width = pdfmetrics.stringWidth(text, font, 1.0)
-    height = (face.ascent - face.descent) / 1000.0
-    size = min(max_size, box_w / width if width else max_size, box_h / height)
+    names = {name for _, name in runs(text, font)}
+    height = max((pdfmetrics.getFont(n).face.ascent - pdfmetrics.getFont(n).face.descent) / 1000.0 for n in names)
+    one = width(text, font, 1.0)
+    size = min(max_size, box_w / one if one else max_size, box_h / height)
     size = int(size / SIZE_STEP) * SIZE_STEP
-    missing = "".join(sorted({ch for ch in text if not fonts.has_glyph(font, ch)}))
+    missing = missing_glyphs(text, font)
     return Fit(text, size, size >= min_size and not missing, missing)
+
+
+def actual_text_begin(c, actual: str):
+    """Open a marked-content span whose /ActualText replaces the glyphs for extraction."""
+    c._code.append(f"/Span <</ActualText <FEFF{actual.encode('utf-16-be').hex().upper()}>>> BDC")
+
+
+def actual_text_end(c):
+    c._code.append("EMC")
+
+
+def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left"):
+    """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right)."""
+    total = width(text, font, size)
+    start = x - {"left": 0.0, "centre": total / 2, "right": total}[align]
+    shaped = shape(text)
+    if shaped.actual is not None:
+        actual_text_begin(c, shaped.actual)
+    for part, name in runs(text, font):
+        c.setFont(name, size)
+        c.drawString(start, y, part)
+        start += pdfmetrics.stringWidth(part, name, size)
+    if shaped.actual is not None:
+        actual_text_end(c)
 
 
 def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = False):
@@ -42,7 +129,6 @@ def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = Fals
     if rotate180:
         c.rotate(180)
     c.setFillColor(fill)
-    c.setFont(font, size)
     # centre on the capital height, so upper-case words sit visually in the middle
-    c.drawCentredString(0, -face.capHeight / 1000.0 * size / 2, text)
+    draw_line(c, text, font, size, 0, -face.capHeight / 1000.0 * size / 2, "centre")
     c.restoreState()
