@@ -52,7 +52,7 @@ def load_layout(kit: Kit):
 
 def check_labels(layout, font_names: dict[str, str], messages, kit_name: str):
     """Printed labels and the kit's name must have their glyphs; labels must fit their boxes."""
-    missing = "".join(sorted({ch for ch in kit_name if not fonts.has_glyph(font_names[layout.rules.body.font], ch)}))
+    missing = text.missing_glyphs(kit_name, font_names[layout.rules.body.font])
     if missing:
         raise KitgenError(f"the font lacks {missing!r} for the kit name {kit_name!r}; rename the kit")
     checks = [(layout.key_card.back_label, messages.labels.key_back),

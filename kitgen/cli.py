@@ -40,13 +40,16 @@ def cli(ctx, debug):
 @click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40, pictures 60).")
 @click.option("--edition", type=click.Choice(["words", "pictures"]),
               help="Without KIT.yaml: build the built-in kit of this edition (default: words).")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition):
+@click.option("--lang", metavar="LANG",
+              help="Language of every printed label (en, ru, fa); without KIT.yaml or --deck, the built-in "
+                   "kit of that language.")
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang):
     """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
     from . import build as builder, kitfile
 
-    kit = kitfile.load(kitfile.kit_path(kit_file, edition), deck=deck, seed=seed, keys=keys,
-                       paper=paper, duplex=duplex)
+    kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
+                       paper=paper, duplex=duplex, language=lang)
     progress = TerminalProgress()
     try:
         target, files, manifest = builder.build(kit, Path(out_dir), progress)
@@ -96,13 +99,15 @@ def verify(target, seed, manifest, dpi):
               help="The proof goes to DIR/<kit id>-proof.pdf.")
 @click.option("--edition", type=click.Choice(["words", "pictures"]),
               help="Without KIT.yaml: proof the built-in kit of this edition (default: words).")
-def proof(kit_file, deck, seed, keys, out_dir, edition):
+@click.option("--lang", metavar="LANG", help="Language of the labels; without KIT.yaml, that language's kit.")
+def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
     """A publisher's proof PDF: every word's fit, glyph coverage, near-duplicates,
     key-deck statistics and a contact sheet of every face. Exit 0 only when
     every check passes."""
     from . import kitfile, proof as proofing
 
-    kit = kitfile.load(kitfile.kit_path(kit_file, edition), deck=deck, seed=seed, keys=keys, strict=False)
+    kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys, strict=False,
+                       language=lang)
     result = proofing.examine(kit)
     path = proofing.write(result, Path(out_dir))
     for check in result.results:

@@ -24,12 +24,15 @@ def builtin_path(name: str = DEFAULT_KIT) -> Path:
     return Path(str(importlib.resources.files("kitgen"))) / "kits" / f"{name}.yaml"
 
 
-def kit_path(kit_file: str | None, edition: str | None) -> Path | None:
-    """The kit file to load: the one given, else the built-in kit of the edition."""
+def kit_path(kit_file: str | None, edition: str | None, language: str | None = None) -> Path | None:
+    """The kit file to load: the one given, else the built-in kit of the edition
+    (for the words edition, in the language asked for when there is one)."""
     if kit_file:
         if edition:
             raise KitgenError("give a kit file or --edition, not both (the kit file names its edition)")
         return Path(kit_file)
+    if language and (edition or "words") == "words" and builtin_path(f"classic-{language}").exists():
+        return builtin_path(f"classic-{language}")
     return builtin_path(BUILTIN_KITS[edition or "words"])
 
 
@@ -41,7 +44,7 @@ def slug(text: str) -> str:
 
 def load(path: Path | None = None, *, deck: str | None = None, seed: str | None = None,
          keys: int | None = None, paper: str | None = None, duplex: str | None = None,
-         layout: str | None = None, strict: bool = True) -> Kit:
+         layout: str | None = None, strict: bool = True, language: str | None = None) -> Kit:
     """Load a kit file (the built-in English kit when ``path`` is None) and apply
     command-line overrides; all checks happen here, before anything is drawn.
     ``strict=False`` lets a deck with duplicate words through, for a proof."""
@@ -90,8 +93,10 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     kit_id = slug(Path(deck).stem) if from_deck else (text("id") or slug(path.stem))
     if not KIT_ID.match(kit_id):
         fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")
-    language = the_deck.language if from_deck else (text("language") or the_deck.language)
     known = messages.languages()
+    if language is not None and language not in known:
+        raise KitgenError(f"unknown --lang {language!r}; known languages: {', '.join(known)}")
+    language = language or (the_deck.language if from_deck else (text("language") or the_deck.language))
     if language not in known:
         fail(f"no messages for language {language!r}; known languages: {', '.join(known)}",
              None if from_deck else "language")

@@ -19,6 +19,7 @@ from .errors import KitgenError
 from .model import Kit
 from .render import paint
 from .render.paint import TYPE_NAMES
+from .render.text import missing_glyphs
 from .units import mm
 
 MARGIN = mm(15)
@@ -66,8 +67,8 @@ def examine(kit: Kit) -> Proof:
     near = [] if picture_deck else checks.near_duplicates(kit.deck.words)
     report = checks.key_deck(list(prepared.contents.key_cards), kit.edition)
     # a label may be drawn in any of the layout's fonts: each must have every character
-    gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name] for ch in t
-                   for font in set(prepared.fonts.values()) if not fonts_mod.has_glyph(font, ch)})
+    gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name]
+                   for font in set(prepared.fonts.values()) for ch in missing_glyphs(t, font)})
     proof = Proof(kit, prepared, fits, near, report, gaps)
     add = proof.results.append
 
@@ -229,7 +230,7 @@ def _glyphs(sheet: Sheet):
     sheet.line("Glyph coverage", 12, bold=True)
     chars = sorted({ch for w in proof.kit.deck.words for ch in w if not ch.isspace()})
     sheet.line(f"{len(chars)} distinct characters in the words, checked against the font each is drawn with:", 9)
-    printable = "".join(ch for ch in chars if fonts_mod.has_glyph(sheet.font, ch))
+    printable = "".join(ch for ch in chars if not missing_glyphs(ch, sheet.font))
     for start in range(0, len(printable), 90):
         sheet.line(" ".join(printable[start:start + 90]), 9, indent=mm(4))
     lacking = [f"{r.word} ({r.missing})" for r in proof.fits if r.missing]

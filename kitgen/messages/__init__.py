@@ -16,13 +16,50 @@ def languages() -> list[str]:
     return sorted(p.stem for p in messages_dir().glob("*.yaml"))
 
 
-def load(language: str) -> Node:
-    """The messages of a language; an unknown language lists the known ones."""
+REFERENCE = "en"
+RTL_LANGUAGES = {"fa", "ar", "he", "ur"}
+
+
+def _paths(value, prefix=()) -> set[tuple]:
+    """Every key path of a messages file, down to its texts."""
+    if isinstance(value, dict):
+        return {p for k, v in value.items() for p in _paths(v, prefix + (str(k),))}
+    if isinstance(value, list):
+        # sections are matched by their ids, paragraphs by their place
+        return {p for i, v in enumerate(value)
+                for p in _paths(v, prefix + ((v.get("id") if isinstance(v, dict) and "id" in v else i),))}
+    return {prefix}
+
+
+def _raw(language: str) -> tuple[dict, Path]:
     path = messages_dir() / f"{language}.yaml"
     if not path.exists():
         raise KitgenError(f"no messages for language {language!r}; known languages: {', '.join(languages())}")
     data, _ = yamlio.load(path)
+    if not isinstance(data, dict):
+        raise KitgenError("a messages file is a mapping of labels and rules", source=str(path))
+    return data, path
+
+
+def load(language: str) -> Node:
+    """The messages of a language; an unknown language lists the known ones, and
+    a file with a missing or an extra message (against English) is refused."""
+    data, path = _raw(language)
+    if language != REFERENCE:
+        want, have = _paths(_raw(REFERENCE)[0]), _paths(data)
+        missing, extra = sorted(want - have, key=str), sorted(have - want, key=str)
+        if missing:
+            raise KitgenError(f"message {'.'.join(map(str, missing[0]))!r} is missing for language {language!r}"
+                              f"{f' (and {len(missing) - 1} more)' if len(missing) > 1 else ''}; "
+                              "add it to the messages file", source=str(path))
+        if extra:
+            raise KitgenError(f"message {'.'.join(map(str, extra[0]))!r} is not a kitgen message "
+                              f"(language {language!r}); remove it", source=str(path))
     return _nodes(data)
+
+
+def is_rtl(language: str) -> bool:
+    return language in RTL_LANGUAGES
 
 
 def label(messages: Node, key: str, **values) -> str:

@@ -11,6 +11,7 @@ extraction (pdftotext) gives the words back in logical order, ZWNJ included.
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -43,14 +44,21 @@ class Shaped:
     actual: str | None          # for /ActualText: the text in visual order with ZWNJ kept (None: plain text)
 
 
+@lru_cache(maxsize=1)
+def _reshaper():
+    import arabic_reshaper
+
+    # keep diacritics (tanwin, hamza above...); drawn after their letter they sit right
+    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
+
+
 def shape(text: str) -> Shaped:
     """Text as it is to be drawn, left to right."""
     if not is_arabic_script(text):
         return Shaped(text, None)
-    import arabic_reshaper
     from bidi.algorithm import get_display     # the pure-Python algorithm: it mirrors brackets
 
-    visual = get_display(arabic_reshaper.reshape(text))
+    visual = get_display(_reshaper().reshape(text))
     # Extraction tools reverse right-to-left runs they read; give them the text in
     # visual order, with each ZWNJ kept where it stands.
     actual = get_display(text.replace(ZWNJ, _PLACEHOLDER)).replace(_PLACEHOLDER, ZWNJ)

@@ -1,0 +1,168 @@
+"""Localized editions: Russian and Persian decks, Arabic-script shaping checked
+against HarfBuzz, text extraction in logical order, messages per language."""
+
+import shutil
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+
+from kitgen import build, decks, kitfile, messages
+from kitgen.errors import KitgenError
+from kitgen.render import text as text_mod
+
+ZWNJ = "\u200c"
+pdftotext = shutil.which("pdftotext")
+needs_pdftotext = pytest.mark.skipif(pdftotext is None, reason="pdftotext (poppler-utils) is not installed")
+
+
+def extract(path) -> list[str]:
+    """pdftotext, then NFKC, as a publisher's spell-checker would read the PDF."""
+    out = subprocess.run([pdftotext, str(path), "-"], capture_output=True, text=True, check=True).stdout
+    cleaned = unicodedata.normalize("NFKC", out)
+    for mark in "\u202a\u202b\u202c\u202d\u202e\u200e\u200f":
+        cleaned = cleaned.replace(mark, "")
+    return [line.strip() for line in cleaned.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("lang")
+    return {lang: build.build(kitfile.load(kitfile.kit_path(None, None, lang), keys=4), out)
+            for lang in ("ru", "fa")}
+
+
+def test_builtin_russian_and_persian_decks():
+    ru, fa = decks.load("classic-ru"), decks.load("classic-fa")
+    assert len(ru.words) >= 400 and len(fa.words) >= 400
+    assert sum("ё" in w.lower() for w in ru.words) >= 8          # Ё kept where it belongs
+    assert all(all("\u0400" <= ch <= "\u04ff" for ch in w) for w in ru.words)
+    assert sum(ZWNJ in w for w in fa.words) >= 15 and sum("لا" in w for w in fa.words) >= 15
+    assert not any(ch in w for w in fa.words for ch in "\u064a\u0643")   # Persian ye and kaf, not Arabic
+
+
+@needs_pdftotext
+def test_persian_words_extract_in_logical_order_with_zwnj_and_lam_alef(kits):
+    folder, _, _ = kits["fa"]
+    lines = extract(folder / "codenames.pdf")
+    printed = [w for card in build.contents.build(kitfile.load(kitfile.kit_path(None, None, "fa"))).codename_cards
+               for w in (card.front, card.back)]
+    assert any(ZWNJ in w for w in printed) and any("لا" in w for w in printed)
+    for word in printed:
+        assert lines.count(word) == 2, word          # upright and turned, each read back as written
+
+
+@needs_pdftotext
+def test_russian_words_extract_with_yo(kits):
+    folder, _, _ = kits["ru"]
+    lines = extract(folder / "codenames.pdf")
+    printed = [w.upper() for card in build.contents.build(kitfile.load(kitfile.kit_path(None, None, "ru"))).codename_cards
+               for w in (card.front, card.back)]
+    assert any("Ё" in w for w in printed)
+    for word in printed:
+        assert lines.count(word) == 2, word
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("lang", ["ru", "fa"])
+def test_every_printed_label_is_in_the_kit_language(kits, lang):
+    folder, _, _ = kits[lang]
+    labels = messages.load(lang).labels
+    tiles = extract(folder / "tiles.pdf")
+    for key in ("red_agent", "blue_agent", "double_agent", "bystander", "assassin"):
+        shown = labels[key].upper()
+        assert any(shown == line for line in tiles), (key, shown)
+    assert not any("ASSASSIN" in line or "BYSTANDER" in line for line in tiles)
+    rules = " ".join(extract(folder / "rules.pdf"))
+    assert messages.load(lang).rules.title in rules
+
+
+def hb_forms(word: str, font_path) -> list[str]:
+    """The joining form HarfBuzz gives each letter of ``word``: init, medi, fina or isol."""
+    import uharfbuzz as hb
+    from fontTools.ttLib import TTFont
+
+    font = hb.Font(hb.Face(hb.Blob.from_file_path(str(font_path))))
+    order = TTFont(str(font_path)).getGlyphOrder()
+    buf = hb.Buffer()
+    buf.add_str(word)
+    buf.guess_segment_properties()
+    hb.shape(font, buf, {})
+    forms = {}
+    for info in buf.glyph_infos:
+        name = order[info.codepoint]
+        base = name.split(".")[0]
+        # a cluster's letter is its glyph named after a letter (uniXXXX); Noto draws dots and
+        # strokes (dotabovear, gafsarkashabovear) and combining marks as glyphs of their own
+        if info.cluster in forms or not base.startswith("uni") or \
+                unicodedata.category(chr(int(base[3:7], 16))).startswith("M"):
+            continue
+        parts = name.split(".")
+        forms[info.cluster] = next((p for p in parts[1:] if p in ("init", "medi", "fina")), "isol")
+    return [forms.get(i, "none") for i in range(len(word.encode("utf-32-le")) // 4)]
+
+
+def our_forms(word: str) -> list[str]:
+    """The joining form arabic-reshaper gives each letter (lam-alef ligatures split back)."""
+    forms = []
+    for ch in text_mod._reshaper().reshape(word):
+        if ch == ZWNJ:
+            continue
+        decomposition = unicodedata.decomposition(ch)
+        tag = decomposition.split()[0] if decomposition.startswith("<") else ""
+        letters = decomposition.split()[1:] if tag else [ch]
+        form = {"<initial>": "init", "<medial>": "medi", "<final>": "fina", "<isolated>": "isol"}.get(tag, "isol")
+        if len(letters) == 2:           # lam-alef: lam joins to alef, alef ends the pair
+            forms += ["medi" if form in ("medi", "fina") else "init", "fina"]
+        else:
+            forms.append(form)
+    return forms
+
+
+def test_persian_joining_matches_harfbuzz():
+    """For every word of the Persian deck, each letter takes the same joining form
+    from arabic-reshaper (what kitgen draws) as from HarfBuzz (an independent shaper)."""
+    from kitgen import fonts
+
+    path = fonts.register("noto-sans-arabic", 400).path
+    for word in decks.load("classic-fa").words:
+        letters = [i for i, ch in enumerate(word) if ch != ZWNJ]
+        reference = [hb_forms(word, path)[i] for i in letters]
+        assert our_forms(word) == reference, word
+
+
+def test_visual_order_and_actual_text():
+    shaped = text_mod.shape("کتاب\u200cخانه")
+    assert shaped.actual == "هناخ\u200cباتک"          # visual order, ZWNJ kept for extraction
+    assert "\u200c" not in shaped.visual and len(shaped.visual) == 8
+    assert text_mod.shape("Ёлка").visual == "Ёлка" and text_mod.shape("Ёлка").actual is None
+    assert text_mod.shape("(۱۲) سلام").visual.startswith("ﻡﻼﺳ")      # brackets mirrored, digits kept
+
+
+def test_unknown_lang_lists_the_known_ones(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--lang", "xx", "--out", "o"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "unknown --lang 'xx'; known languages: en, fa, ru" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda t: t.replace("  assassin:", "  assasin:"), "message 'labels.assassin' is missing for language 'ru'"),
+    (lambda t: t.replace("labels:\n", "labels:\n  surprise: \"x\"\n"), "message 'labels.surprise' is not a kitgen"),
+])
+def test_a_message_file_with_a_missing_or_extra_key_is_refused(tmp_path, monkeypatch, edit, match):
+    for lang in ("en", "ru"):
+        source = (messages.messages_dir() / f"{lang}.yaml").read_text("utf-8")
+        (tmp_path / f"{lang}.yaml").write_text(edit(source) if lang == "ru" else source, "utf-8")
+    monkeypatch.setattr(messages, "messages_dir", lambda: tmp_path)
+    with pytest.raises(KitgenError, match=match):
+        messages.load("ru")
+
+
+def test_lang_sets_the_labels_of_any_deck(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)))
+    kit = kitfile.load(kitfile.kit_path(None, None, "fa"), deck=str(words), language="fa")
+    assert (kit.language, kit.id) == ("fa", "w")
