@@ -166,3 +166,15 @@ def test_lang_sets_the_labels_of_any_deck(tmp_path):
     words.write_text("\n".join(f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)))
     kit = kitfile.load(kitfile.kit_path(None, None, "fa"), deck=str(words), language="fa")
     assert (kit.language, kit.id) == ("fa", "w")
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("lang", ["ru", "fa"])
+def test_every_word_of_the_rules_extracts_in_logical_order(kits, lang):
+    folder, _, _ = kits[lang]
+    tokens = " ".join(extract(folder / "rules.pdf")).split()
+    rules = messages.load(lang).rules
+    texts = [rules.intro] + [p if isinstance(p, str) else p["words"] for s in rules.sections for p in s.paragraphs]
+    words = [w.strip(".,،:;!?()«»\"") for t in texts for w in t.split()]
+    missing = [w for w in words if w and not any(w in token for token in tokens)]
+    assert len(words) > 300 and not missing, missing[:10]
