@@ -43,7 +43,7 @@ def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, flo
 def load_layout(kit: Kit):
     """The kit's layout; a layout that cannot be found names where the kit asked for it."""
     try:
-        return layouts.load(kit.layout_name)
+        return layouts.load(kit.layout_name, ("ink-saver",) if kit.ink == "saver" else ())
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
@@ -203,7 +203,8 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
         "seed": kit.seed,
         "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name,
                  ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
-        "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name},
+        "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name,
+                    "ink": kit.ink},
         "files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
                    "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files],
         "keys": keys,

@@ -43,13 +43,15 @@ def cli(ctx, debug):
 @click.option("--lang", metavar="LANG",
               help="Language of every printed label (en, ru, fa); without KIT.yaml or --deck, the built-in "
                    "kit of that language.")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang):
+@click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
+              help="saver: outlines, light tints and symbols in place of solid colour, readable in black and white.")
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink):
     """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
     from . import build as builder, kitfile
 
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
-                       paper=paper, duplex=duplex, language=lang)
+                       paper=paper, duplex=duplex, language=lang, ink=ink)
     progress = TerminalProgress()
     try:
         target, files, manifest = builder.build(kit, Path(out_dir), progress)
@@ -115,6 +117,32 @@ def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
     click.echo(f"Proof written to {path}")
     if result.failed:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+@cli.command()
+@click.option("--deck", metavar="PATH", help="Words (.yaml, .txt, .csv) or, for pictures, a folder or YAML deck.")
+@click.option("--edition", type=click.Choice(["words", "pictures"]), default="words", show_default=True)
+@click.option("--lang", metavar="LANG", help="Language of the labels (en, ru, fa); without --deck, its built-in deck.")
+@click.option("--seed", metavar="TEXT", help="The host's secret: codes, boards and keys all come from it.")
+@click.option("--count", default=1, show_default=True, type=click.IntRange(1, 1000), help="How many games.")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "markdown", "bbcode", "html", "text"]), default="pdf",
+              show_default=True, help="A PDF to print or project, or text boards for a forum or chat.")
+@click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
+              help="saver: outlines, light tints and symbols, readable in black and white.")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="The games go into DIR/games-<code of game 1>/.")
+def game(deck, edition, lang, seed, count, fmt, ink, out_dir):
+    """Single games for a lesson or an online host: boards, and their keys for the
+    spymasters. Text formats give a public board and a captain board per game."""
+    from . import games as games_mod
+
+    result = games_mod.make(deck=deck, edition=edition, language=lang, seed=seed, count=count, fmt=fmt,
+                            ink=ink, out_dir=Path(out_dir))
+    if result.default_seed and fmt != "pdf":
+        click.echo("kitgen: warning: no --seed: the built-in seed is public, so anyone with kitgen can derive "
+                   "the keys from the game codes; give your own --seed for online games", err=True)
+    for path in result.files:
+        click.echo(str(path))
 
 
 @cli.group()
@@ -184,6 +212,43 @@ def preview(target, pages, dpi, out_dir):
 
     for path in previewer.render(Path(target), pages, dpi, Path(out_dir) if out_dir else None):
         click.echo(str(path))
+
+
+DECK_TEMPLATE = """# {name}: a words deck for kitgen.
+# Fill in the words below, one per line after a dash, then try it:
+#   kitgen deck check {file}
+#   kitgen game --deck {file}              (one game to print or project)
+#   kitgen build --deck {file}             (a whole kit of cards)
+# Good codenames are concrete nouns with more than one meaning (Bank, Bat, Crane).
+# You need at least 25 different words; 50 or more make better games.
+# Words are compared without case and spaces: "Bank" and "bank " are the same word.
+name: {name}
+language: en          # en, ru or fa: the language of the printed labels
+credits: ""           # who wrote the list, printed on the rules sheet
+words:
+  - Apple
+  - Bank
+  - Bat
+"""
+
+
+@deck.command("new")
+@click.argument("name")
+@click.option("--out", "out_dir", default=".", show_default=True, metavar="DIR", help="Where the file goes.")
+def deck_new(name, out_dir):
+    """Write a commented deck template, NAME.yaml, for a teacher to fill in."""
+    from .kitfile import slug
+
+    path = Path(out_dir) / f"{slug(name)}.yaml"
+    if path.exists():
+        raise KitgenError("already exists; choose another name or edit it", source=str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(DECK_TEMPLATE.format(name=name, file=path.name))
+    except OSError as err:
+        raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
+    click.echo(f"{path}: fill in the words, then: kitgen deck check {path}")
 
 
 class TerminalProgress:

@@ -180,12 +180,18 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> list[tuple[Path, dict, di
     return _load_chain(parent_path, seen + (resolved,)) + [(path, data, lines)]
 
 
-def load(name_or_path: str | Path = "default") -> Node:
-    """Load a layout by built-in name or path, apply ``extends``, validate, convert units."""
+def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = ()) -> Node:
+    """Load a layout by built-in name or path, apply ``extends``, then any
+    overlays (built-in layouts applied on top, such as ``ink-saver``), validate,
+    convert units."""
     path = _resolve(str(name_or_path), None) if isinstance(name_or_path, str) else Path(name_or_path)
     if not path.exists():
         raise KitgenError("layout file not found; check the path", source=str(path))
     chain = _load_chain(path, ())
+    for overlay in overlays:
+        overlay_path = _resolve(overlay, None)
+        data, lines = yamlio.load(overlay_path)
+        chain.append((overlay_path, data or {}, lines))
     schema = chain[0][1]
     merged: dict = {}
     for _, data, _ in chain:

@@ -33,6 +33,7 @@ class Kit:
     paper: str
     duplex: str
     rules: RuleSwitches = field(default_factory=RuleSwitches)
+    ink: str = "normal"                 # normal | saver (outlines, tints and symbols)
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 
 

@@ -36,6 +36,7 @@ class Secret:
     total: int | None = None
     edition: str | None = None
     layout: str | None = None
+    ink: str = "normal"
 
 
 @dataclass
@@ -61,8 +62,10 @@ def load_manifest(path: str) -> Secret:
     """The seed, kit id, key count, edition and layout from a kit's manifest.json."""
     try:
         data = json.loads(Path(path).read_text("utf-8"))
+        options = data.get("options", {})
         return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(data["keys"]),
-                      edition=data.get("edition"), layout=data.get("options", {}).get("layout"))
+                      edition=data.get("edition"), layout=options.get("layout"),
+                      ink=options.get("ink", "normal"))
     except FileNotFoundError:
         raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -281,7 +284,8 @@ def pdf_pages(path: Path, dpi: float):
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
-    layout = layouts.load(secret.layout) if secret and secret.layout else None
+    layout = layouts.load(secret.layout, ("ink-saver",) if secret.ink == "saver" else ()) \
+        if secret and secret.layout else None
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
     try:

@@ -1,0 +1,78 @@
+"""Single games for a lesson or an online host (DESIGN 1, 2): boards dealt from a
+deck, each with its own key, as plain data.
+
+A game is named by a public code. The code, the board and the key all come
+from the host's secret seed, so the code identifies a game to whoever holds
+the seed and tells nobody else anything about its key: two hosts with
+different seeds and the same code get different keys."""
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from . import keys, payload
+from .editions import Edition
+from .keys import KeyCard, Stream, kit_secret
+
+
+@dataclass(frozen=True)
+class Game:
+    number: int                   # in this run, 1-based
+    total: int
+    code: str                     # public: printed on the board
+    items: tuple                  # words (str) or pictures, row by row
+    key: KeyCard
+    payload: str
+
+    @property
+    def kit_id(self) -> str:
+        return f"G-{self.code}"
+
+
+def game_code(seed: str, number: int) -> str:
+    """The public code of game ``number``: 6 base32 characters of HMAC(secret, number)."""
+    digest = hmac.new(kit_secret(seed), f"game-code/v1/{number}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode()[:6]
+
+
+def game_seed(seed: str, code: str) -> str:
+    """The seed one game's key is drawn from: the host's seed and the game's code.
+    ``kitgen verify PAYLOAD --seed "<seed>/game/<code>"`` checks that key."""
+    return f"{seed}/game/{code}"
+
+
+def game_key(seed: str, code: str, edition: Edition) -> KeyCard:
+    return keys.generate(game_seed(seed, code), edition, 1)[0]
+
+
+def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
+    """``count`` games from ``items`` (words or pictures). No item appears twice in
+    a game; consecutive games use every item once before any comes back."""
+    items = list(items)
+    cells = edition.cells
+    if len(items) < cells:
+        raise ValueError(f"a game needs {cells} items, the deck has {len(items)}")
+    secret = kit_secret(seed)
+    round_number, pool = 0, []
+    games = []
+    for number in range(1, count + 1):
+        board: list = []
+        while len(board) < cells:
+            if not pool:
+                round_number += 1
+                pool = Stream(secret, f"games/v1/deal/{round_number}").shuffle(list(items))
+            item = pool.pop(0)
+            if item not in board:
+                board.append(item)
+        code = game_code(seed, number)
+        key = game_key(seed, code, edition)
+        key = KeyCard(1, 1, key.starting_team, key.grid)
+        text = payload.encode(f"G-{code}", key, kit_secret(game_seed(seed, code)))
+        games.append(Game(number, count, code, tuple(board), key, text))
+    return games
+
+
+def rows(game: Game, edition: Edition) -> list[tuple]:
+    """The board's items row by row."""
+    return [game.items[r * edition.cols:(r + 1) * edition.cols] for r in range(edition.rows)]

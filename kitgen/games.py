@@ -1,0 +1,62 @@
+"""``kitgen game``: deal single games and write them as a PDF or as text boards."""
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import game as game_mod, gametext, kitfile, messages as messages_mod
+from .build import load_layout, page_size, register_fonts
+from .errors import KitgenError
+from .render import gamesheets, paint
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    folder: Path
+    files: list[Path]
+    games: list
+    default_seed: bool
+
+
+def _write(folder: Path, contents: dict[str, bytes]) -> list[Path]:
+    """Each file written whole or not at all (temporary name, then renamed)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(folder)) from None
+    written = []
+    for name, data in contents.items():
+        handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(tmp, folder / name)
+        written.append(folder / name)
+    return written
+
+
+def make(deck: str | None, edition: str, language: str | None, seed: str | None, count: int, fmt: str,
+         ink: str, out_dir: Path) -> GameFiles:
+    kit = kitfile.load(kitfile.kit_path(None, edition, language), deck=deck, seed=seed, language=language,
+                       ink=ink)
+    items = getattr(kit.deck, "pictures", None) or kit.deck.words
+    games = game_mod.deal(kit.seed, items, kit.edition, count)
+    messages = messages_mod.load(kit.language)
+    layout = load_layout(kit)
+    folder = Path(out_dir) / f"games-{games[0].code.lower()}"
+    if fmt == "pdf":
+        fonts = register_fonts(layout)
+        if not hasattr(kit.deck, "pictures"):
+            from .render import codenames
+
+            codenames.check_words(kit.deck.words, layout, fonts, kit.deck.source)
+        width, height = page_size(layout, kit.paper)
+        data = gamesheets.render(games, kit.edition, layout, fonts, messages, (max(width, height), min(width, height)),
+                                 f"{kit.name}: {count} game(s)")
+        contents = {"games.pdf": data}
+    else:
+        colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in paint.type_colours(layout, k)[0].rgb())
+                   for k in "RBNA"}
+        contents = {name: text.encode("utf-8") for name, text in
+                    gametext.write_all(games, kit.edition, messages.labels, fmt, colours).items()}
+    return GameFiles(folder, _write(folder, contents), games, seed is None)
