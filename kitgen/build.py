@@ -3,17 +3,19 @@
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, contents, fonts, layouts, messages as messages_mod, payload, pictures
+from . import __version__, contents, fonts, layouts, messages as messages_mod, payload, pictures, units
 from .errors import KitgenError
 from .keys import ALGORITHM_VERSION, kit_secret
-from .model import Kit
+from .model import Kit, layout_overlays
 from .render import codenames, keycards, picturecards, rules, text, tiles
-from .render.document import CardPart, FreePart, card_part, render
+from .render import percard
+from .render.document import CardPart, FreePart, PrintOptions, card_part, render
 
 
 @dataclass(frozen=True)
@@ -33,17 +35,28 @@ def register_fonts(layout, report=None) -> dict[str, str]:
     return names
 
 
+CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")
+
+
 def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, float]:
+    """A paper named in the layout (a4, letter) or written out: 210x297mm, 8.5x11in."""
     sizes = layout.paper.sizes
-    if paper not in sizes:
-        raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}", source=origin)
-    return tuple(sizes[paper])
+    if paper in sizes:
+        return tuple(sizes[paper])
+    match = CUSTOM_PAPER.match(paper)
+    if match:
+        size = (units.to_points(match[1] + match[3]), units.to_points(match[2] + match[3]))
+        if min(size) <= 2 * layout.paper.margin + units.mm(20):
+            raise KitgenError(f"paper {paper!r} is too small to print cards on", source=origin)
+        return size
+    raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}, or a size like 210x297mm or "
+                      "8.5x11in", source=origin)
 
 
 def load_layout(kit: Kit):
     """The kit's layout; a layout that cannot be found names where the kit asked for it."""
     try:
-        return layouts.load(kit.layout_name, ("ink-saver",) if kit.ink == "saver" else ())
+        return layouts.load(kit.layout_name, layout_overlays(kit.ink, kit.colour))
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
@@ -143,16 +156,44 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}",
         kit.edition.name, credits))
     progress.start(2 * sum(len(part.pages) for part in parts.values() if isinstance(part, CardPart)))
+    options = print_options(kit)
     files = []
     for name, part in parts.items():
         title = f"{kit.name}: {part.cards.title if isinstance(part, CardPart) else part.title}"
-        data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page)
+        data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page, options)
         files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
-    data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id, progress.page)
+    files += per_card_files(kit, p, progress)
+    data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id,
+                          progress.page, options)
     kit_starts = dict(zip(parts, starts))
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
     manifest = _manifest(kit, layout, size, files, parts["keys"], p.payloads, kit_starts["keys"])
     return files, manifest
+
+
+def print_options(kit: Kit) -> PrintOptions:
+    """The sheet options of a kit: back offset, cut lines, proof marks."""
+    slug = None
+    if kit.slug:
+        seed_hash = hashlib.sha256(kit.seed.encode()).hexdigest()[:10]
+        slug = (f"{kit.id} \u00b7 {kit.edition.name} \u00b7 {kit.language} \u00b7 kitgen {__version__} "
+                f"\u00b7 seed {seed_hash}")
+    return PrintOptions(kit.back_offset, kit.cut_lines, slug)
+
+
+def per_card_files(kit: Kit, prepared: Prepared, progress: Progress) -> list[BuiltFile]:
+    """``<part>-cards.pdf`` (one face a page) and ``png/<part>/...`` when asked for."""
+    if not kit.per_card and not kit.png_dpi:
+        return []
+    files = []
+    for name, cards in prepared.card_sets.items():
+        data = percard.render(cards, prepared.layout, prepared.fonts, f"{kit.name}: {cards.title}")
+        if kit.per_card:
+            files.append(BuiltFile(f"{name}-cards.pdf", data, cards.count * (2 if cards.back else 1)))
+        if kit.png_dpi:
+            progress.note(f"writing {name} faces as PNG at {kit.png_dpi} dpi")
+            files += [BuiltFile(path, png, 0) for path, png in percard.pngs(data, cards, kit.png_dpi, f"png/{name}")]
+    return files
 
 
 def _library_versions() -> dict:
@@ -204,9 +245,12 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
         "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name,
                  ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
         "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name,
-                    "ink": kit.ink},
+                    "ink": kit.ink, "colour": kit.colour},
         "files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
-                   "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files],
+                   "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files
+                  if f.name.endswith(".pdf") and "-cards" not in f.name],
+        "extra_files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in files
+                        if not f.name.endswith(".pdf") or "-cards" in f.name],
         "keys": keys,
     }
 
@@ -232,11 +276,13 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
     old = parent / f".{target.name}.old-{os.getpid()}"
     try:
         for f in files:
+            (staging / f.name).parent.mkdir(parents=True, exist_ok=True)
             (staging / f.name).write_bytes(f.data)
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", "utf-8")
-        for path in staging.iterdir():
-            with open(path, "rb") as handle:
-                os.fsync(handle.fileno())
+        for path in staging.rglob("*"):
+            if path.is_file():
+                with open(path, "rb") as handle:
+                    os.fsync(handle.fileno())
         os.chmod(staging, 0o755)
         if target.exists():
             os.rename(target, old)

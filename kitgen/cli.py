@@ -45,23 +45,42 @@ def cli(ctx, debug):
                    "kit of that language.")
 @click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
               help="saver: outlines, light tints and symbols in place of solid colour, readable in black and white.")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink):
+@click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
+              help="cmyk: every colour from its CMYK values, and no RGB in the PDFs (for presses).")
+@click.option("--per-card", is_flag=True, help="Also <part>-cards.pdf: one face a page, with TrimBox and BleedBox.")
+@click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="DPI",
+              help="Also every face as PNG at DPI (with and without bleed), e.g. --png 300.")
+@click.option("--back-offset", metavar="X,Y", help="Move backs by X,Y mm against duplex misregistration "
+                                                    "(measure it with kitgen calibrate).")
+@click.option("--cut-lines", is_flag=True, help="Full-length cut lines in the margins instead of short crop marks.")
+@click.option("--slug", is_flag=True, help="Proof marks: a slug line (kit, edition, language, version, seed hash, "
+                                           "page) and registration marks.")
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
+          back_offset, cut_lines, slug):
     """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
     from . import build as builder, kitfile
 
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
-                       paper=paper, duplex=duplex, language=lang, ink=ink)
+                       paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
+                       print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
+                                      "back_offset": parse_offset(back_offset)})
     progress = TerminalProgress()
     try:
         target, files, manifest = builder.build(kit, Path(out_dir), progress)
     finally:
         progress.finish()
-    counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules"}
+    counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
+              "kit.pdf": "everything, to print in one go"}
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
+    pngs = [f for f in files if f.name.endswith(".png")]
     for f in files:
-        what = counts.get(f.name, "everything, to print in one go")
+        if f in pngs:
+            continue
+        what = counts.get(f.name, "one face a page, with TrimBox and BleedBox")
         click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
+    if pngs:
+        click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
 
 
@@ -143,6 +162,54 @@ def game(deck, edition, lang, seed, count, fmt, ink, out_dir):
                    "the keys from the game codes; give your own --seed for online games", err=True)
     for path in result.files:
         click.echo(str(path))
+
+
+@cli.command()
+@click.option("--count", default=40, show_default=True, type=click.IntRange(1, 100_000), help="How many key cards.")
+@click.option("--edition", type=click.Choice(["words", "pictures"]), default="words", show_default=True)
+@click.option("--seed", metavar="TEXT", help="The seed of the deck (default: the built-in kit's).")
+@click.option("--lang", metavar="LANG", help="Language of the labels.")
+@click.option("--paper", metavar="a4|letter|WxHmm", help="Paper size (default a4).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), help="Double-sided printing (default long).")
+@click.option("--volume-pages", default=400, show_default=True, type=click.IntRange(2, 10_000),
+              help="Pages per PDF volume: memory stays flat for any count.")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="The keys go into DIR/<kit id>-keys-<count>/.")
+def keys(count, edition, seed, lang, paper, duplex, volume_pages, out_dir):
+    """Just a key-card deck, of any size, in PDF volumes with a manifest."""
+    from . import keydeck
+
+    progress = TerminalProgress()
+    try:
+        target, files, manifest = keydeck.build(count, edition, seed, Path(out_dir), paper, duplex, lang,
+                                                volume_pages, progress)
+    finally:
+        progress.finish()
+    click.echo(f"{len(manifest['keys'])} key cards in {len(files)} volume(s) in {target}/")
+
+
+@cli.command()
+@click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxHmm")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
+@click.option("--lang", default="en", show_default=True, metavar="LANG")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR")
+def calibrate(paper, duplex, lang, out_dir):
+    """A duplex calibration sheet: print it double-sided once and read the
+    --back-offset X,Y your printer needs off its rulers."""
+    from . import layouts, messages as messages_mod
+    from .build import page_size, register_fonts
+    from .render import calibration
+
+    layout = layouts.load("default")
+    fonts = register_fonts(layout)
+    data = calibration.render(page_size(layout, paper), layout, fonts, messages_mod.load(lang), duplex)
+    path = Path(out_dir) / "calibration.pdf"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as err:
+        raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
+    click.echo(f"{path}: print it double-sided ({duplex} edge), hold it to the light, read X and Y")
 
 
 @cli.group()
@@ -249,6 +316,21 @@ def deck_new(name, out_dir):
     except OSError as err:
         raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
     click.echo(f"{path}: fill in the words, then: kitgen deck check {path}")
+
+
+def parse_offset(text: str | None) -> tuple[float, float]:
+    """``"0.5,-1"`` (mm) -> points."""
+    if text is None:
+        return (0.0, 0.0)
+    from .units import mm
+
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise KitgenError(f"--back-offset {text!r}: write X,Y in millimetres, e.g. 0.5,-1") from None
+    if max(abs(x), abs(y)) > 20:
+        raise KitgenError(f"--back-offset {text!r}: more than 20 mm; measure again with kitgen calibrate")
+    return (mm(x), mm(y))
 
 
 class TerminalProgress:

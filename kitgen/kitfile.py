@@ -45,7 +45,7 @@ def slug(text: str) -> str:
 def load(path: Path | None = None, *, deck: str | None = None, seed: str | None = None,
          keys: int | None = None, paper: str | None = None, duplex: str | None = None,
          layout: str | None = None, strict: bool = True, language: str | None = None,
-         ink: str | None = None) -> Kit:
+         ink: str | None = None, colour: str | None = None, print_options: dict | None = None) -> Kit:
     """Load a kit file (the built-in English kit when ``path`` is None) and apply
     command-line overrides; all checks happen here, before anything is drawn.
     ``strict=False`` lets a deck with duplicate words through, for a proof."""
@@ -145,6 +145,8 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         duplex=duplex_mode,
         rules=_rules(data.get("rules"), src, lines),
         ink=ink or "normal",
+        colour=colour or "rgb",
+        **(print_options or {}),
         origins={"paper": origin("paper", paper), "layout": origin("layout", layout)},
     )
 

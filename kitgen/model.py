@@ -34,7 +34,18 @@ class Kit:
     duplex: str
     rules: RuleSwitches = field(default_factory=RuleSwitches)
     ink: str = "normal"                 # normal | saver (outlines, tints and symbols)
+    colour: str = "rgb"                 # rgb | cmyk
+    per_card: bool = False              # also one face per page, with TrimBox and BleedBox, for print shops
+    png_dpi: int | None = None          # also every face as PNG at this resolution
+    back_offset: tuple[float, float] = (0.0, 0.0)   # backs moved by this much (points), for duplex misregistration
+    cut_lines: bool = False             # full-length cut lines in the margins
+    slug: bool = False                  # proof marks: slug line and registration marks
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
+
+
+def layout_overlays(ink: str, colour: str) -> tuple[str, ...]:
+    """The built-in layouts laid over a kit's layout for its print options."""
+    return (("ink-saver",) if ink == "saver" else ()) + (("cmyk",) if colour == "cmyk" else ())
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from . import keys, layouts, payload as payload_mod, symbols
 from .editions import EDITIONS, edition_for_rows
 from .errors import KitgenError
+from .model import layout_overlays
 from .render import paint
 from .render.paint import TYPE_NAMES
 
@@ -37,6 +38,7 @@ class Secret:
     edition: str | None = None
     layout: str | None = None
     ink: str = "normal"
+    colour: str = "rgb"
 
 
 @dataclass
@@ -65,7 +67,7 @@ def load_manifest(path: str) -> Secret:
         options = data.get("options", {})
         return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(data["keys"]),
                       edition=data.get("edition"), layout=options.get("layout"),
-                      ink=options.get("ink", "normal"))
+                      ink=options.get("ink", "normal"), colour=options.get("colour", "rgb"))
     except FileNotFoundError:
         raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -284,7 +286,7 @@ def pdf_pages(path: Path, dpi: float):
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
-    layout = layouts.load(secret.layout, ("ink-saver",) if secret.ink == "saver" else ()) \
+    layout = layouts.load(secret.layout, layout_overlays(secret.ink, secret.colour)) \
         if secret and secret.layout else None
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}

@@ -4,12 +4,21 @@ import io
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import __version__
+from .. import __version__, units
 from . import paint
 from .cards import CardSet
 from .sheet import Grid, Page, crop_marks, impose, paginate
 
 DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What a print shop or a careful home printer asks of the sheets."""
+
+    back_offset: tuple[float, float] = (0.0, 0.0)   # points; backs move by this much
+    cut_lines: bool = False                         # crop marks run the full margin
+    slug: str | None = None                         # slug line text (page number appended) and registration marks
 
 
 @dataclass(frozen=True)
@@ -34,11 +43,46 @@ def card_part(cards: CardSet, layout, page_size, duplex: str) -> CardPart:
     return CardPart(cards, grid, tuple(paginate(cards.count, grid, duplex, backs=cards.back is not None)))
 
 
-def _draw_cards(c, part: CardPart, layout, on_page=None) -> int:
+def registration_mark(c, x: float, y: float, radius: float):
+    """A circle with a cross through it, for press registration."""
+    c.circle(x, y, radius, stroke=1, fill=0)
+    c.circle(x, y, radius / 2, stroke=1, fill=0)
+    c.line(x - radius * 1.4, y, x + radius * 1.4, y)
+    c.line(x, y - radius * 1.4, x, y + radius * 1.4)
+
+
+def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int, page_size):
+    """Slug line and registration marks in the margin, clear of cards and crop marks."""
+    from . import text
+
+    margin = layout.paper.margin
+    rects = [p for _, p in page.cards]
+    if not rects:
+        return
+    c.setFont(c._fontname, 6)
+    text.draw_line(c, f"{options.slug} \u00b7 page {number}", c._fontname, 6, page_size[0] / 2, margin + 1, "centre")
+    first = max(rects, key=lambda p: (p.y, -p.x))
+    mid_y = first.y + first.height / 2
+    mid_x = first.x + first.width / 2
+    left = min(p.x for p in rects) - spec.bleed
+    right = max(p.x + p.width for p in rects) + spec.bleed
+    top = max(p.y + p.height for p in rects) + spec.bleed
+    radius = units.mm(1.8)
+    for x, y in ((left - radius * 2, mid_y), (right + radius * 2, mid_y), (mid_x, top + radius * 2)):
+        if margin + radius * 1.4 < x < page_size[0] - margin - radius * 1.4 and y < page_size[1] - margin - radius * 1.4:
+            registration_mark(c, x, y, radius)
+
+
+def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions = PrintOptions(),
+                first_page: int = 1) -> int:
     spec, marks = part.cards.spec, layout.marks
     mark_colour = paint.colour(layout, marks.colour)
-    for page in part.pages:
+    page_size = (part.grid.page_width, part.grid.page_height)
+    for number, page in enumerate(part.pages, first_page):
         draw_face = part.cards.front if page.side == "front" else part.cards.back
+        c.saveState()
+        if page.side == "back" and options.back_offset != (0.0, 0.0):
+            c.translate(*options.back_offset)       # against the printer's duplex misregistration
         for index, placement in page.cards:
             c.saveState()
             c.translate(placement.x + placement.width / 2, placement.y + placement.height / 2)
@@ -48,8 +92,13 @@ def _draw_cards(c, part: CardPart, layout, on_page=None) -> int:
             draw_face(c, index)
             c.restoreState()
         c.setStrokeColor(mark_colour)
+        c.setFillColor(mark_colour)
         c.setLineWidth(marks.crop_width)
-        c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length))
+        c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length,
+                           page_size, layout.paper.margin if options.cut_lines else None))
+        if options.slug:
+            _proof_marks(c, page, spec, layout, options, number, page_size)
+        c.restoreState()
         c.showPage()
         if on_page:
             on_page()
@@ -57,14 +106,15 @@ def _draw_cards(c, part: CardPart, layout, on_page=None) -> int:
 
 
 def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: str, subject: str,
-           on_page=None) -> tuple[bytes, list[int]]:
+           on_page=None, options: PrintOptions = PrintOptions()) -> tuple[bytes, list[int]]:
     """One PDF of all ``parts``; returns its bytes and the first page (1-based) of
     each part. In a duplex kit, each part starts on a new sheet."""
     from reportlab.pdfgen import canvas
 
     buffer = io.BytesIO()
     c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
-                      initialFontName=fonts["label"], initialFontSize=10)
+                      initialFontName=fonts["label"], initialFontSize=10,
+                      enforceColorSpace="cmyk" if paint.is_cmyk(layout) else None)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("kitgen")
@@ -74,7 +124,7 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
     starts, page = [], 1
     for part in parts:
         starts.append(page)
-        count = _draw_cards(c, part, layout, on_page) if isinstance(part, CardPart) else part.draw(c)
+        count = _draw_cards(c, part, layout, on_page, options, page) if isinstance(part, CardPart) else part.draw(c)
         if duplex != "none" and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet
             count += 1

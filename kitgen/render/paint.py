@@ -1,14 +1,31 @@
 """Small drawing verbs shared by the components: colours, boxes, type symbols."""
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import CMYKColor, Color
 
 from .. import symbols
 
 TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
 
 
-def colour(layout, name: str) -> Color:
-    """A named layout colour as a reportlab colour."""
+def is_cmyk(layout) -> bool:
+    return layout.get("colour_mode") == "cmyk"
+
+
+def to_cmyk(c) -> CMYKColor:
+    """Any reportlab colour as CMYK (for pictures that come in RGB)."""
+    if isinstance(c, CMYKColor):
+        return c
+    r, g, b = c.red, c.green, c.blue
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return CMYKColor(0, 0, 0, 1)
+    return CMYKColor((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k)
+
+
+def colour(layout, name: str):
+    """A named layout colour as a reportlab colour: its CMYK values in CMYK mode."""
+    if is_cmyk(layout):
+        return CMYKColor(*layout.colours[name].cmyk)
     hexa = layout.colours[name].rgb.lstrip("#")
     r, g, b = (int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4))
     return Color(r, g, b)

@@ -9,22 +9,28 @@ from . import paint, text
 from .cards import CardSet, card_spec
 
 
-def _use_font(node, font: str):
-    """Every font an SVG asks for becomes ours: it is embedded, and no base-14 font leaks in."""
+def _prepare(node, font: str, cmyk: bool):
+    """Every font an SVG asks for becomes ours (embedded; no base-14 font leaks in);
+    in CMYK mode every colour becomes CMYK."""
     if hasattr(node, "fontName"):
         node.fontName = font
+    if cmyk:
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if value is not None and hasattr(value, "red"):
+                setattr(node, attr, paint.to_cmyk(value))
     for child in getattr(node, "contents", ()):
-        _use_font(child, font)
+        _prepare(child, font, cmyk)
 
 
-def draw_picture(c, picture, box, fit: str, font: str):
+def draw_picture(c, picture, box, fit: str, font: str, cmyk: bool = False):
     """The picture in ``box`` (x, y, w, h): whole (``contain``) or filling the box,
     cropped (``cover``); centred either way."""
     x, y, w, h = box
     if picture.vector:
         drawing = pictures_mod.drawing_of(picture.data, picture.name)
         drawing.initialFontName = font        # the renderer's starting state, else Helvetica
-        _use_font(drawing, font)
+        _prepare(drawing, font, cmyk)
         pw, ph = drawing.width, drawing.height
     else:
         pw, ph = picture.pixels
@@ -43,9 +49,13 @@ def draw_picture(c, picture, box, fit: str, font: str):
         c.scale(scale, scale)
         renderPDF.draw(drawing, c, 0, 0)
     else:
+        from PIL import Image
         from reportlab.lib.utils import ImageReader
 
-        c.drawImage(ImageReader(io.BytesIO(picture.data)), left, bottom, dw, dh, mask="auto")
+        image = Image.open(io.BytesIO(picture.data))
+        if cmyk:
+            image = image.convert("CMYK")
+        c.drawImage(ImageReader(image), left, bottom, dw, dh, mask=None if cmyk else "auto")
     c.restoreState()
 
 
@@ -75,7 +85,7 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         orientation_mark(c, card.mark.box, paint.colour(layout, card.mark.colour))
         if picture is None:
             return
-        draw_picture(c, picture, card.picture.box, card.picture.fit, fonts["label"])
+        draw_picture(c, picture, card.picture.box, card.picture.fit, fonts["label"], paint.is_cmyk(layout))
         style = card.caption
         if style.show and picture.caption:
             font = fonts[style.font]

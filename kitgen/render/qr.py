@@ -7,7 +7,7 @@ from functools import lru_cache
 FIXED_MASK = 2
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=512)       # a key is drawn twice (its part and kit.pdf); bounded for huge decks
 def matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The QR modules of an alphanumeric payload, error correction M, no border."""
     import qrcode

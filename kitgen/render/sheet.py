@@ -129,9 +129,11 @@ def paginate(count: int, grid: Grid, duplex: str, backs: bool = True) -> list[Pa
     return pages
 
 
-def crop_marks(page: Page, bleed: float, offset: float, length: float) -> list[tuple[float, float, float, float]]:
+def crop_marks(page: Page, bleed: float, offset: float, length: float, page_size=None,
+               cut_lines_to: float | None = None) -> list[tuple[float, float, float, float]]:
     """Line segments (x0, y0, x1, y1) marking every trim edge, outside the block of
-    cards and its bleed, so no mark touches a card."""
+    cards and its bleed, so no mark touches a card. With ``cut_lines_to`` (the
+    printable margin) each mark runs the full margin instead: a cut line."""
     if not page.cards:
         return []
     rects = [p for _, p in page.cards]
@@ -141,11 +143,17 @@ def crop_marks(page: Page, bleed: float, offset: float, length: float) -> list[t
     top = max(p.y + p.height for p in rects) + bleed + offset
     xs = sorted({round(v, 3) for p in rects for v in (p.x, p.x + p.width)})
     ys = sorted({round(v, 3) for p in rects for v in (p.y, p.y + p.height)})
+    if cut_lines_to is not None and page_size is not None:
+        edge = cut_lines_to
+        width, height = page_size
+        up, down, lft, rgt = height - edge - top, bottom - edge, left - edge, width - edge - right
+    else:
+        up = down = lft = rgt = length
     segments = []
     for x in xs:
-        segments.append((x, top, x, top + length))
-        segments.append((x, bottom - length, x, bottom))
+        segments.append((x, top, x, top + up))
+        segments.append((x, bottom - down, x, bottom))
     for y in ys:
-        segments.append((left - length, y, left, y))
-        segments.append((right, y, right + length, y))
+        segments.append((left - lft, y, left, y))
+        segments.append((right, y, right + rgt, y))
     return segments
