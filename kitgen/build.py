@@ -31,7 +31,7 @@ def register_fonts(layout, report=None) -> dict[str, str]:
     names = {}
     for role, spec in layout.fonts.items():
         names[role] = fonts.register(spec.family, int(spec.weight), report).registered_name
-        fonts.set_partner(names[role], fonts.register(spec.arabic, int(spec.weight), report).registered_name)
+        fonts.set_partner(names[role], spec.arabic, int(spec.weight), report)
     return names
 
 
@@ -278,7 +278,9 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
         for f in files:
             (staging / f.name).parent.mkdir(parents=True, exist_ok=True)
             (staging / f.name).write_bytes(f.data)
-        (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        with open(staging / "manifest.json", "w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, indent=1, ensure_ascii=False)    # streamed: a 10,000-key manifest is large
+            handle.write("\n")
         for path in staging.rglob("*"):
             if path.is_file():
                 with open(path, "rb") as handle:

@@ -171,7 +171,7 @@ def game(deck, edition, lang, seed, count, fmt, ink, out_dir):
 @click.option("--lang", metavar="LANG", help="Language of the labels.")
 @click.option("--paper", metavar="a4|letter|WxHmm", help="Paper size (default a4).")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), help="Double-sided printing (default long).")
-@click.option("--volume-pages", default=400, show_default=True, type=click.IntRange(2, 10_000),
+@click.option("--volume-pages", default=200, show_default=True, type=click.IntRange(2, 10_000),
               help="Pages per PDF volume: memory stays flat for any count.")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The keys go into DIR/<kit id>-keys-<count>/.")

@@ -9,6 +9,7 @@ import hashlib
 import importlib
 import json
 import os
+import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,10 +47,23 @@ def _package_font(family: str) -> tuple[Path, dict]:
     return root / upright[0]["path"], meta
 
 
-def _default_weight(font) -> int:
-    if "fvar" not in font:
-        return font["OS/2"].usWeightClass
-    return int(next(a.defaultValue for a in font["fvar"].axes if a.axisTag == "wght"))
+def _default_weight(path: Path) -> int:
+    """The weight a font draws with as it is: the default of its wght axis, else its
+    OS/2 weight class. Read straight from the tables (no fontTools import: it is slow)."""
+    data = path.read_bytes()
+    tables = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        tables[tag] = offset
+    if b"fvar" in tables:
+        base = tables[b"fvar"]
+        axes_offset, _, count, size = struct.unpack(">HHHH", data[base + 4:base + 12])
+        for i in range(count):
+            at = base + axes_offset + i * size
+            tag, _, default, _ = struct.unpack(">4siii", data[at:at + 16])
+            if tag == b"wght":
+                return round(default / 65536)
+    return struct.unpack(">H", data[tables[b"OS/2"] + 4:tables[b"OS/2"] + 6])[0]
 
 
 def _static_instance(source: Path, weight: int, report) -> Path:
@@ -118,11 +132,9 @@ def register(family: str, weight: int, report=None) -> FontFile:
         return _registered[key]
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
-    from fontTools.ttLib import TTFont
 
     source, _ = _package_font(family)
-    with TTFont(source, lazy=True) as probe:
-        default = _default_weight(probe)
+    default = _default_weight(source)
     path = source if int(weight) == default else _static_instance(source, int(weight), report)
     name = f"kg-{family}-{int(weight)}"
     pdfmetrics.registerFont(RLTTFont(name, str(path)))
@@ -130,16 +142,20 @@ def register(family: str, weight: int, report=None) -> FontFile:
     return _registered[key]
 
 
-_partners: dict[str, str] = {}
+_partners: dict[str, object] = {}
 
 
-def set_partner(font_name: str, arabic_font_name: str) -> None:
-    """The font that draws Arabic-script text set in ``font_name``."""
-    _partners[font_name] = arabic_font_name
+def set_partner(font_name: str, family: str, weight: int, report=None) -> None:
+    """The family that draws Arabic-script text set in ``font_name``; registered
+    when first needed (most kits never draw Arabic script)."""
+    _partners[font_name] = (family, int(weight), report)
 
 
 def partner(font_name: str) -> str | None:
-    return _partners.get(font_name)
+    spec = _partners.get(font_name)
+    if isinstance(spec, tuple):
+        spec = _partners[font_name] = register(*spec).registered_name
+    return spec
 
 
 def has_glyph(font_name: str, char: str) -> bool:

@@ -13,7 +13,7 @@ from .keys import kit_secret
 from .render import keycards
 from .render.document import card_part, render
 
-VOLUME_PAGES = 400
+VOLUME_PAGES = 200
 
 
 def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str | None, duplex: str | None,

@@ -6,6 +6,9 @@ import yaml
 
 from .errors import KitgenError
 
+# libyaml's parser when PyYAML has it (its wheels do): the same safe loader, faster
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _line_map(node, path=(), lines=None) -> dict:
     """Map each mapping key path (a tuple) to its 1-based line."""
@@ -44,12 +47,16 @@ def load(path: Path) -> tuple[object, dict]:
     """Load one YAML document with the safe loader; returns (data, key-path -> line)."""
     text = read_text(path)
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=Loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise KitgenError("YAML anchors and aliases (&name, *name) are not allowed; write the values out",
                                   source=str(path), line=event.start_mark.line + 1)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        loader = Loader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"

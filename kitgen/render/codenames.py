@@ -25,27 +25,27 @@ def check_words(words, layout, fonts: dict[str, str], source: str):
 def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], title: str) -> CardSet:
     card = layout.codename_card
     width, height = card.size
-    background = paint.colour(layout, card.background)
+    ink = {name: paint.colour(layout, name) for name in layout.colours}      # once, not per face
+    frame, divider, bar = card.frame, card.divider, card.word_bar
 
     def face(c, word: str | None):
         b = card.bleed
-        paint.fill_box(c, (-b, -b, width + 2 * b, height + 2 * b), background)
-        frame = card.frame
+        if card.background != "paper" or b:         # white on white paper is no ink and no work
+            paint.fill_box(c, (-b, -b, width + 2 * b, height + 2 * b), ink[card.background])
         inset = frame.inset
-        paint.stroke_box(c, (inset, inset, width - 2 * inset, height - 2 * inset),
-                         paint.colour(layout, frame.colour), frame.width, frame.radius)
-        divider = card.divider
+        paint.stroke_box(c, (inset, inset, width - 2 * inset, height - 2 * inset), ink[frame.colour],
+                         frame.width, frame.radius)
         c.setLineWidth(divider.width)
-        c.setStrokeColor(paint.colour(layout, divider.colour))
+        c.setStrokeColor(ink[divider.colour])
         c.line(divider.inset, divider.y, width - divider.inset, divider.y)
-        paint.fill_box(c, card.word_bar.box, paint.colour(layout, card.word_bar.colour), card.word_bar.radius)
+        paint.fill_box(c, bar.box, ink[bar.colour], bar.radius)
         if word is None:
             return
         for style, flipped in ((card.word, False), (card.word_flipped, True)):
             shown = text.apply_case(word, style.case)
             font = fonts[style.font]
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
-            text.draw(c, shown, font, size, style.box, paint.colour(layout, style.colour), rotate180=flipped)
+            text.draw(c, shown, font, size, style.box, ink[style.colour], rotate180=flipped)
 
     return CardSet("codenames", title, card_spec(card), len(cards),
                    front=lambda c, i: face(c, cards[i].front),

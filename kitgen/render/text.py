@@ -9,7 +9,7 @@ Arabic face lacks. Each shaped line carries an /ActualText span so that text
 extraction (pdftotext) gives the words back in logical order, ZWNJ included.
 """
 
-import unicodedata
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -34,8 +34,12 @@ def apply_case(text: str, case: str) -> str:
     return text.upper() if case == "upper" else text
 
 
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
+
+
 def is_arabic_script(text: str) -> bool:
-    return any("ARABIC" in unicodedata.name(ch, "") for ch in text)
+    """Whether any character is in an Arabic-script block (Persian, Arabic, Urdu)."""
+    return _ARABIC.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,11 @@ def shape(text: str) -> Shaped:
 
 def runs(text: str, font: str) -> list[tuple[str, str]]:
     """The shaped text in runs of one font each: (characters, font name), left to right."""
+    if not is_arabic_script(text):
+        return [(text, font)]
     shaped = shape(text).visual
     partner = fonts.partner(font)
-    if partner is None or not is_arabic_script(text):
+    if partner is None:
         return [(shaped, font)]
     out: list[tuple[str, str]] = []
     for ch in shaped:
@@ -87,11 +93,14 @@ def width(text: str, font: str, size: float) -> float:
 
 def missing_glyphs(text: str, font: str) -> str:
     """Characters neither the font nor its Arabic partner can draw."""
+    lacking = {ch for ch in text if not fonts.has_glyph(font, ch)}
+    if not lacking:
+        return ""
     partner = fonts.partner(font)
-    return "".join(sorted({ch for ch in text if not fonts.has_glyph(font, ch)
-                           and not (partner and fonts.has_glyph(partner, ch))}))
+    return "".join(sorted(ch for ch in lacking if not (partner and fonts.has_glyph(partner, ch))))
 
 
+@lru_cache(maxsize=8192)     # the same word is fitted when checked and again on each face drawn
 def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
     """The largest size up to ``max_size`` at which ``text`` fits the box on one line."""
     names = {name for _, name in runs(text, font)}
@@ -114,12 +123,17 @@ def actual_text_end(c):
 
 def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left"):
     """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right)."""
-    total = width(text, font, size)
+    parts = runs(text, font)
+    if len(parts) == 1 and not is_arabic_script(text):      # plain text: one call, no measuring twice
+        c.setFont(font, size)
+        {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](x, y, text)
+        return
+    total = sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
     start = x - {"left": 0.0, "centre": total / 2, "right": total}[align]
     shaped = shape(text)
     if shaped.actual is not None:
         actual_text_begin(c, shaped.actual)
-    for part, name in runs(text, font):
+    for part, name in parts:
         c.setFont(name, size)
         c.drawString(start, y, part)
         start += pdfmetrics.stringWidth(part, name, size)

@@ -1,0 +1,150 @@
+"""The practical limit for a whole words kit: a minimal hand-written reportlab
+program that draws the same sheets as the default kit -- 200 double-sided
+codename cards (word upright and turned, frame, word bar), 40 key cards, 25
+tiles, a page of rules text -- as four component PDFs and the combined kit.pdf,
+like kitgen does, with no abstractions.
+
+usage: python bench/baseline_kit.py OUTDIR"""
+
+import sys
+from pathlib import Path
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import baseline  # noqa: E402  (the key-card drawing)
+
+MM = 72 / 25.4
+A4 = (210 * MM, 297 * MM)
+WORDS = [f"WORD{i:03d}" for i in range(400)]
+
+
+def codename_pages(c):
+    w, h = 42 * MM, 64 * MM                       # turned, 16 to a sheet
+    x0, y0 = (A4[0] - 4 * w) / 2, (A4[1] + 4 * h) / 2
+    for sheet in range(13):
+        for side in (0, 1):
+            for slot in range(16):
+                i = sheet * 16 + slot
+                if i >= 200:
+                    break
+                col, row = slot % 4, slot // 4
+                x = x0 + (col if side == 0 else 3 - col) * w
+                y = y0 - (row + 1) * h
+                word = WORDS[2 * i + side]
+                c.saveState()
+                c.translate(x + w / 2, y + h / 2)
+                c.rotate(90 if side == 0 else -90)
+                c.setStrokeColor(Color(0.6, 0.54, 0.4))
+                c.roundRect(-h / 2 + 2.5 * MM, -w / 2 + 2.5 * MM, h - 5 * MM, w - 5 * MM, 2 * MM, stroke=1, fill=0)
+                c.setFillColor(Color(0.95, 0.92, 0.85))
+                c.roundRect(-h / 2 + 5 * MM, -w / 2 + 5 * MM, 54 * MM, 14 * MM, 1.5 * MM, stroke=0, fill=1)
+                c.setFillColor(Color(0.1, 0.1, 0.1))
+                c.setFont("F", 20)
+                c.drawCentredString(0, -w / 2 + 9 * MM, word)
+                c.rotate(180)
+                c.setFont("F", 12)
+                c.drawCentredString(0, -w / 2 + 13 * MM, word)
+                c.restoreState()
+            c.showPage()
+
+
+def tile_pages(c):
+    for side in (0, 1):
+        for i in range(25):
+            x, y = 20 * MM + (i % 5) * 36 * MM, 30 * MM + (i // 5) * 51 * MM
+            c.setFillColor(baseline.FILL["RBNA"[i % 4]])
+            c.rect(x - 3 * MM, y - 3 * MM, 36 * MM, 51 * MM, stroke=0, fill=1)
+            c.setFillColor(baseline.WHITE)
+            c.circle(x + 15 * MM, y + 25 * MM, 6 * MM, stroke=0, fill=1)
+            c.setFont("F", 10)
+            c.drawCentredString(x + 15 * MM, y + 6 * MM, "AGENT")
+        c.showPage()
+
+
+def rules_page(c):
+    c.setFont("F", 9)
+    for line in range(70):
+        c.drawString(12 * MM, A4[1] - 15 * MM - line * 11, "Rules text " * 9)
+    c.showPage()
+
+
+def keys_pages(c):
+    count = 40
+    x0, y_top = (A4[0] - (3 * baseline.CARD + 2 * baseline.GUTTER)) / 2, (A4[1] + 4 * baseline.CARD + 3 * baseline.GUTTER) / 2
+    slots = [(x0 + col * (baseline.CARD + baseline.GUTTER), y_top - baseline.CARD - row * (baseline.CARD + baseline.GUTTER))
+             for row in range(4) for col in range(3)]
+    baseline_draw(c, count, slots)
+
+
+def baseline_draw(c, count, slots):
+    import qrcode
+    from qrcode.util import MODE_ALPHA_NUM, QRData
+
+    batch = []
+    for n, (first, cells) in enumerate(baseline.keys(count), 1):
+        batch.append((n, first, cells))
+        if len(batch) == 12 or n == count:
+            for (x, y), (number, team, grid) in zip(slots, batch):
+                c.setFillColor(baseline.FILL[team])
+                c.rect(x - baseline.BLEED, y - baseline.BLEED, baseline.CARD + 2 * baseline.BLEED,
+                       baseline.CARD + 2 * baseline.BLEED, stroke=0, fill=1)
+                c.setFillColor(baseline.WHITE)
+                c.roundRect(x + 4 * MM, y + 4 * MM, baseline.CARD - 8 * MM, baseline.CARD - 8 * MM, 1.2 * MM, stroke=0, fill=1)
+                cell = (31.5 * MM - 4 * 0.6 * MM) / 5
+                for i, kind in enumerate(grid):
+                    cx = x + 12.75 * MM + (i % 5) * (cell + 0.6 * MM)
+                    cy = y + 51.5 * MM - (i // 5 + 1) * cell - (i // 5) * 0.6 * MM
+                    c.setFillColor(baseline.FILL[kind])
+                    c.roundRect(cx, cy, cell, cell, 0.5 * MM, stroke=0, fill=1)
+                text = f"KG1:BENCH:{number}/{count}:{team}:{'/'.join(grid[r * 5:r * 5 + 5] for r in range(5))}:AAAAAA"
+                code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0, mask_pattern=2)
+                code.add_data(QRData(text, mode=MODE_ALPHA_NUM))
+                code.make(fit=True)
+                matrix = code.get_matrix()
+                step = 12 * MM / len(matrix)
+                path = c.beginPath()
+                for r, row in enumerate(matrix):
+                    start = None
+                    for col, dark in enumerate(list(row) + [False]):
+                        if dark and start is None:
+                            start = col
+                        elif not dark and start is not None:
+                            path.rect(x + 38.9 * MM + start * step, y + 6 * MM + (len(matrix) - 1 - r) * step,
+                                      (col - start) * step, step)
+                            start = None
+                c.setFillColor(baseline.INK)
+                c.drawPath(path, stroke=0, fill=1)
+                c.setFont("F", 16)
+                c.drawString(x + 7 * MM, y + 13.5 * MM, f"{number:02d}/{count}")
+            c.showPage()
+            for x, y in slots[:len(batch)]:
+                c.setFillColor(baseline.BLACK)
+                c.rect(A4[0] - x - baseline.CARD, y, baseline.CARD, baseline.CARD, stroke=0, fill=1)
+            c.showPage()
+            batch = []
+
+
+def main(out: str):
+    import fontpkg_noto_sans
+
+    font = Path(fontpkg_noto_sans.__file__).parent / "files" / "NotoSans[wdth,wght].ttf"
+    pdfmetrics.registerFont(TTFont("F", str(font)))
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    parts = {"codenames": codename_pages, "keys": keys_pages, "tiles": tile_pages, "rules": rules_page}
+    for name, draw in parts.items():
+        c = canvas.Canvas(str(out_dir / f"{name}.pdf"), pagesize=A4, invariant=1, initialFontName="F")
+        draw(c)
+        c.save()
+    c = canvas.Canvas(str(out_dir / "kit.pdf"), pagesize=A4, invariant=1, initialFontName="F")
+    for draw in parts.values():
+        draw(c)
+    c.save()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
