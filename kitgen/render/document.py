@@ -51,7 +51,7 @@ def registration_mark(c, x: float, y: float, radius: float):
     c.line(x, y - radius * 1.4, x, y + radius * 1.4)
 
 
-def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int, page_size):
+def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int, page_size, font: str):
     """Slug line and registration marks in the margin, clear of cards and crop marks."""
     from . import text
 
@@ -59,8 +59,7 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
     rects = [p for _, p in page.cards]
     if not rects:
         return
-    c.setFont(c._fontname, 6)
-    text.draw_line(c, f"{options.slug} \u00b7 page {number}", c._fontname, 6, page_size[0] / 2, margin + 1, "centre")
+    text.draw_line(c, f"{options.slug} \u00b7 page {number}", font, 6, page_size[0] / 2, margin + 1, "centre")
     first = max(rects, key=lambda p: (p.y, -p.x))
     mid_y = first.y + first.height / 2
     mid_x = first.x + first.width / 2
@@ -74,7 +73,7 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
 
 
 def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions = PrintOptions(),
-                first_page: int = 1) -> int:
+                first_page: int = 1, font: str = "") -> int:
     spec, marks = part.cards.spec, layout.marks
     mark_colour = paint.colour(layout, marks.colour)
     page_size = (part.grid.page_width, part.grid.page_height)
@@ -97,7 +96,7 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
         c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length,
                            page_size, layout.paper.margin if options.cut_lines else None))
         if options.slug:
-            _proof_marks(c, page, spec, layout, options, number, page_size)
+            _proof_marks(c, page, spec, layout, options, number, page_size, font)
         c.restoreState()
         c.showPage()
         if on_page:
@@ -124,7 +123,8 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
     starts, page = [], 1
     for part in parts:
         starts.append(page)
-        count = _draw_cards(c, part, layout, on_page, options, page) if isinstance(part, CardPart) else part.draw(c)
+        count = (_draw_cards(c, part, layout, on_page, options, page, fonts["label"]) if isinstance(part, CardPart)
+                 else part.draw(c))
         if duplex != "none" and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet
             count += 1
