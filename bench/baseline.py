@@ -5,7 +5,6 @@ and kit id, crop marks, plain backs) with no abstractions at all.
 usage: python bench/baseline.py COUNT OUT.pdf"""
 
 import hashlib
-import hmac
 import sys
 
 import qrcode
@@ -33,14 +32,10 @@ def keys(count):
         yield "R" if i % 2 else "B", "".join(cells)
 
 
-def main(count, out):
-    import fontpkg_noto_sans
-    from pathlib import Path
-
-    font = Path(fontpkg_noto_sans.__file__).parent / "files" / "NotoSans[wdth,wght].ttf"
-    pdfmetrics.registerFont(TTFont("F", str(font)))
-    c = canvas.Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1, initialFontName="F")
-    x0, y_top = (210 * MM - (3 * CARD + 2 * GUTTER)) / 2, (297 * MM + 4 * CARD + 3 * GUTTER) / 2
+def draw_keys(c, count, page_width):
+    """All key cards, 12 to a sheet, fronts then backs, as plainly as possible."""
+    x0 = (page_width - (3 * CARD + 2 * GUTTER)) / 2
+    y_top = (297 * MM + 4 * CARD + 3 * GUTTER) / 2
     slots = [(x0 + col * (CARD + GUTTER), y_top - CARD - row * (CARD + GUTTER)) for row in range(4) for col in range(3)]
     batch = []
     for n, (first, cells) in enumerate(keys(count), 1):
@@ -88,9 +83,23 @@ def main(count, out):
             c.showPage()
             for x, y in slots[:len(batch)]:           # backs
                 c.setFillColor(BLACK)
-                c.rect(210 * MM - x - CARD - BLEED, y - BLEED, CARD + 2 * BLEED, CARD + 2 * BLEED, stroke=0, fill=1)
+                c.rect(page_width - x - CARD - BLEED, y - BLEED, CARD + 2 * BLEED, CARD + 2 * BLEED, stroke=0, fill=1)
             c.showPage()
             batch = []
+
+
+def register_font():
+    import fontpkg_noto_sans
+    from pathlib import Path
+
+    font = Path(fontpkg_noto_sans.__file__).parent / "files" / "NotoSans[wdth,wght].ttf"
+    pdfmetrics.registerFont(TTFont("F", str(font)))
+
+
+def main(count, out):
+    register_font()
+    c = canvas.Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1, initialFontName="F")
+    draw_keys(c, count, 210 * MM)
     c.save()
 
 

@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 
 from reportlab.lib.colors import Color
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -73,66 +71,11 @@ def rules_page(c):
 
 
 def keys_pages(c):
-    count = 40
-    x0, y_top = (A4[0] - (3 * baseline.CARD + 2 * baseline.GUTTER)) / 2, (A4[1] + 4 * baseline.CARD + 3 * baseline.GUTTER) / 2
-    slots = [(x0 + col * (baseline.CARD + baseline.GUTTER), y_top - baseline.CARD - row * (baseline.CARD + baseline.GUTTER))
-             for row in range(4) for col in range(3)]
-    baseline_draw(c, count, slots)
-
-
-def baseline_draw(c, count, slots):
-    import qrcode
-    from qrcode.util import MODE_ALPHA_NUM, QRData
-
-    batch = []
-    for n, (first, cells) in enumerate(baseline.keys(count), 1):
-        batch.append((n, first, cells))
-        if len(batch) == 12 or n == count:
-            for (x, y), (number, team, grid) in zip(slots, batch):
-                c.setFillColor(baseline.FILL[team])
-                c.rect(x - baseline.BLEED, y - baseline.BLEED, baseline.CARD + 2 * baseline.BLEED,
-                       baseline.CARD + 2 * baseline.BLEED, stroke=0, fill=1)
-                c.setFillColor(baseline.WHITE)
-                c.roundRect(x + 4 * MM, y + 4 * MM, baseline.CARD - 8 * MM, baseline.CARD - 8 * MM, 1.2 * MM, stroke=0, fill=1)
-                cell = (31.5 * MM - 4 * 0.6 * MM) / 5
-                for i, kind in enumerate(grid):
-                    cx = x + 12.75 * MM + (i % 5) * (cell + 0.6 * MM)
-                    cy = y + 51.5 * MM - (i // 5 + 1) * cell - (i // 5) * 0.6 * MM
-                    c.setFillColor(baseline.FILL[kind])
-                    c.roundRect(cx, cy, cell, cell, 0.5 * MM, stroke=0, fill=1)
-                text = f"KG1:BENCH:{number}/{count}:{team}:{'/'.join(grid[r * 5:r * 5 + 5] for r in range(5))}:AAAAAA"
-                code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0, mask_pattern=2)
-                code.add_data(QRData(text, mode=MODE_ALPHA_NUM))
-                code.make(fit=True)
-                matrix = code.get_matrix()
-                step = 12 * MM / len(matrix)
-                path = c.beginPath()
-                for r, row in enumerate(matrix):
-                    start = None
-                    for col, dark in enumerate(list(row) + [False]):
-                        if dark and start is None:
-                            start = col
-                        elif not dark and start is not None:
-                            path.rect(x + 38.9 * MM + start * step, y + 6 * MM + (len(matrix) - 1 - r) * step,
-                                      (col - start) * step, step)
-                            start = None
-                c.setFillColor(baseline.INK)
-                c.drawPath(path, stroke=0, fill=1)
-                c.setFont("F", 16)
-                c.drawString(x + 7 * MM, y + 13.5 * MM, f"{number:02d}/{count}")
-            c.showPage()
-            for x, y in slots[:len(batch)]:
-                c.setFillColor(baseline.BLACK)
-                c.rect(A4[0] - x - baseline.CARD, y, baseline.CARD, baseline.CARD, stroke=0, fill=1)
-            c.showPage()
-            batch = []
+    baseline.draw_keys(c, 40, A4[0])
 
 
 def main(out: str):
-    import fontpkg_noto_sans
-
-    font = Path(fontpkg_noto_sans.__file__).parent / "files" / "NotoSans[wdth,wght].ttf"
-    pdfmetrics.registerFont(TTFont("F", str(font)))
+    baseline.register_font()
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     parts = {"codenames": codename_pages, "keys": keys_pages, "tiles": tile_pages, "rules": rules_page}

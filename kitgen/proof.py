@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, checks, fonts as fonts_mod, pictures
+from . import __version__, checks, pictures
 from .build import Prepared, prepare
 from .errors import KitgenError
 from .model import Kit

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import keys, layouts, payload as payload_mod, symbols
-from .editions import EDITIONS, edition_for_rows
+from .editions import edition_for_rows
 from .errors import KitgenError
 from .model import layout_overlays
 from .render import paint

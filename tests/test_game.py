@@ -9,7 +9,6 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 import zxingcpp
-from PIL import Image
 
 from kitgen import decks, editions, game, gametext, messages, verify
 from kitgen.build import load_layout

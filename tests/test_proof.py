@@ -7,7 +7,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from kitgen import checks, editions, keys, kitfile, proof
+from kitgen import checks, editions, keys
 from kitgen.preview import parse_pages
 from kitgen.errors import KitgenError
 

@@ -1,7 +1,6 @@
 """kitgen verify: payloads, the kit's PDF, scans turned and compressed, repainted
 cells, wrong seeds, and bad targets."""
 
-import io
 import json
 import subprocess
 import sys
@@ -10,7 +9,6 @@ import pytest
 from PIL import Image, ImageDraw
 
 from kitgen import verify
-from kitgen.errors import KitgenError
 from raster import render_page, to_pixels
 from kitgen.units import mm
 
