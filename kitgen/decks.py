@@ -12,6 +12,7 @@ from . import yamlio
 from .errors import KitgenError
 
 MIN_WORDS = 25
+MAX_WORD_LENGTH = 60          # characters: no card holds more; longer is a mistake, not a word
 YAML_KEYS = {"name", "language", "words", "credits"}
 CSV_HEADERS = {"word", "words", "codename", "codenames", "term", "terms"}
 
@@ -154,9 +155,15 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
     """Normalize words, refuse duplicates (unless not ``strict``) and too-small decks."""
     words, lines, first_seen, duplicates = [], {}, {}, {}
     for raw, line in entries:
+        if len(raw) > 4 * MAX_WORD_LENGTH:
+            raise KitgenError(f"line holds {len(raw):,} characters, not a word; one word per line", source=source,
+                              line=line)
         word = normalize(raw)
         if not word:
             continue
+        if len(word) > MAX_WORD_LENGTH:
+            raise KitgenError(f"word {word[:30]!r}... has {len(word)} characters; a codename has at most "
+                              f"{MAX_WORD_LENGTH}", source=source, line=line)
         if re.search(r"[\x00-\x1f\x7f-\x9f]", word):
             raise KitgenError(f"word {word!r} contains a control character; remove it", source=source, line=line)
         hidden = next((FORBIDDEN[ch] for ch in word if ch in FORBIDDEN), None)

@@ -16,6 +16,7 @@ KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "
 RULE_KEYS = {"plus_one", "zero_clue", "unlimited_clue", "invalid_clue_penalty", "restrictions"}
 PLUS_ONE = ("standard", "earned", "none")
 MAX_KEYS = 100_000
+MAX_CARDS = 5_000             # codename cards in one kit; a larger deck prints a selection (cards: N)
 DEFAULT_KIT = "classic-en"
 BUILTIN_KITS = {"words": "classic-en", "pictures": "classic-pictures"}
 
@@ -114,7 +115,12 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         return value
 
     key_count = integer("keys", keys, edition.default_keys, 1, MAX_KEYS)
-    cards = None if from_deck else integer("cards", None, None, 1, 10_000)
+    cards = None if from_deck else integer("cards", None, None, 1, MAX_CARDS)
+    would_print = cards or (len(the_deck.words) + 1) // 2
+    if would_print > MAX_CARDS:
+        raise KitgenError(f"has {len(the_deck.words):,} entries, which would make {would_print:,} codename cards; "
+                          f"a kit prints at most {MAX_CARDS:,}: use a kit file with cards: N to print a selection",
+                          source=the_deck.source)
     if cards is not None and cards > (len(the_deck.words) + 1) // 2:
         what = "pictures" if edition.name == "pictures" else "words"
         fail(f"asks for {cards} codename cards, but the deck's {len(the_deck.words)} {what} fill only "

@@ -26,9 +26,16 @@ def _line_map(node, path=(), lines=None) -> dict:
     return lines
 
 
+MAX_TEXT_BYTES = 20_000_000     # a deck, layout or kit file larger than this is refused, not read
+
+
 def read_text(path: Path) -> str:
-    """A UTF-8 text file (BOM tolerated); a clear error when it is missing or not UTF-8."""
+    """A text file in UTF-8 (a BOM tolerated) or UTF-16 with its BOM; a clear error
+    when it is missing, too large, binary or in another encoding."""
     try:
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            raise KitgenError(f"is {path.stat().st_size // 1_000_000} MB; kitgen reads text files up to "
+                              f"{MAX_TEXT_BYTES // 1_000_000} MB", source=str(path))
         raw = path.read_bytes()
     except FileNotFoundError:
         raise KitgenError("file not found; check the path", source=str(path)) from None
@@ -36,11 +43,18 @@ def read_text(path: Path) -> str:
         raise KitgenError("is a folder, not a file", source=str(path)) from None
     except OSError as err:
         raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
+    encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as err:
         line = raw[:err.start].count(b"\n") + 1
-        raise KitgenError("is not UTF-8 text; save it as UTF-8", source=str(path), line=line) from None
+        raise KitgenError("is not UTF-8 text (it may be Latin-1 or another encoding); save it as UTF-8",
+                          source=str(path), line=line) from None
+    if "\x00" in text:
+        line = text[:text.index("\x00")].count("\n") + 1
+        raise KitgenError("contains NUL bytes: it is not a text file; save it as plain UTF-8 text",
+                          source=str(path), line=line)
+    return text
 
 
 def load(path: Path) -> tuple[object, dict]:
@@ -65,5 +79,10 @@ def load(path: Path) -> tuple[object, dict]:
         raise KitgenError(f"malformed YAML: {problem}", source=str(path),
                           line=mark.line + 1 if mark else None) from None
     except yaml.YAMLError as err:
-        raise KitgenError(f"malformed YAML: {err}", source=str(path)) from None
-    return data, _line_map(node) if node is not None else {}
+        raise KitgenError(f"malformed YAML: {' '.join(str(err).split())[:200]}", source=str(path)) from None
+    except RecursionError:
+        raise KitgenError("YAML nested too deeply to be a kitgen file", source=str(path)) from None
+    try:
+        return data, _line_map(node) if node is not None else {}
+    except RecursionError:
+        raise KitgenError("YAML nested too deeply to be a kitgen file", source=str(path)) from None

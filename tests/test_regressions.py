@@ -106,7 +106,7 @@ def test_invisible_characters_are_refused_or_ignored(tmp_path):
 
 
 def test_every_deck_word_is_checked_whatever_the_seed(tmp_path):
-    write(tmp_path / "w.txt", "\n".join(WORDS + ["W" * 80]))
+    write(tmp_path / "w.txt", "\n".join(WORDS + ["W" * 40]))
     kit = write(tmp_path / "kit.yaml", "id: cc\ndeck: w.txt\ncards: 3\nseed: a\n")
     for seed in ("a", "b", "c"):
         with pytest.raises(KitgenError, match="do not fit"):

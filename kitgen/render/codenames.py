@@ -7,19 +7,25 @@ from . import paint, text
 from .cards import CardSet, card_spec
 
 
+class _listed(list):
+    """A list of words for a one-line message: the first 40 in full, then how many more."""
+
+    def __str__(self):
+        return ", ".join(self[:40]) + (f", and {len(self) - 40} more" if len(self) > 40 else "")
+
+
 def check_words(words, layout, fonts: dict[str, str], source: str):
     """Every word must fit both its boxes at or above the minimum size, with
     glyphs the font has. Lists every word that does not, in one error."""
     report = checks.word_fits(words, layout, fonts)
-    missing = [f"{r.word} ({r.missing})" for r in report if r.missing]
-    too_long = [r.word for r in report if not r.fits and not r.missing]
+    missing = _listed([f"{r.word} ({r.missing})" for r in report if r.missing])
+    too_long = _listed([r.word for r in report if not r.fits and not r.missing])
     if missing:
         raise KitgenError(f"the font has no glyph for some characters of {len(missing)} word(s): "
-                          f"{', '.join(missing)}; choose a font that covers the deck's language", source=source)
+                          f"{missing}; choose a font that covers the deck's language", source=source)
     if too_long:
         raise KitgenError(f"{len(too_long)} word(s) do not fit a card even at the minimum size: "
-                          f"{', '.join(too_long)}; shorten them or use a layout with a smaller min_size",
-                          source=source)
+                          f"{too_long}; shorten them or use a layout with a smaller min_size", source=source)
 
 
 def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], title: str) -> CardSet:
