@@ -196,7 +196,7 @@ def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = ()) -
     merged: dict = {}
     for _, data, _ in chain:
         merged = _merge(merged, data)
-    colours, fonts = set(merged.get("colours", {})), set(merged.get("fonts", {}))
+    colours, fonts = (set(m) if isinstance(m, dict) else set() for m in (merged.get("colours"), merged.get("fonts")))
     for source, data, lines in chain:
         _Checker(source, lines, colours, fonts).check(data, schema, ())
     layout = _nodes(_convert(merged, schema))
