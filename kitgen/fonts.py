@@ -68,12 +68,11 @@ def _default_weight(path: Path) -> int:
 
 def _static_instance(source: Path, weight: int, report) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
-    import fontTools
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
+    from importlib.metadata import version
 
-    # the cut depends on the source font and on fontTools: both name the cached file
-    digest = hashlib.sha256(source.read_bytes() + fontTools.version.encode()).hexdigest()[:12]
+    # the cut depends on the source font and on fontTools: both name the cached file (and fontTools
+    # itself, slow to import, is imported only when a cut is needed)
+    digest = hashlib.sha256(source.read_bytes() + version("fonttools").encode()).hexdigest()[:12]
     name = f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
     target = cache_dir() / name
     if target.exists():
@@ -88,6 +87,9 @@ def _static_instance(source: Path, weight: int, report) -> Path:
             return target
     if report:
         report(f"preparing {source.stem.split('[')[0]} at weight {weight} (once; it is cached in {target.parent})")
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
 
     font = TTFont(source)
     axes = {a.axisTag: (a.minValue, a.maxValue) for a in font["fvar"].axes}

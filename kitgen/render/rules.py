@@ -1,10 +1,11 @@
 """The rules sheet: the kit's rules in its language, stating only the variants
-the kit file switches on, with a legend of the key card's symbols."""
+the kit file switches on, with a legend of the key card's symbols.
 
-from xml.sax.saxutils import escape
+Set by a small column layout of its own rather than reportlab's platypus:
+words wrap in logical order and each line is shaped on its own, which is what
+right-to-left text needs, and the build does not pay for importing platypus."""
 
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Frame, Paragraph, Spacer
+from dataclasses import dataclass
 
 from .. import messages as messages_mod
 from ..errors import KitgenError
@@ -12,138 +13,82 @@ from ..model import RuleSwitches
 from . import paint, text as text_mod
 
 
-class RtlParagraph(Flowable):
-    """A right-to-left paragraph: words wrapped in logical order, each line shaped
-    and set flush right (reportlab's Paragraph would wrap the shaped text the
-    wrong way round)."""
-
-    def __init__(self, content: str, style: ParagraphStyle, bullet: str = ""):
-        super().__init__()
-        self.content, self.style, self.bullet = content, style, bullet
-        self.lines: list[str] = []
-
-    def _wrap_lines(self, width: float) -> list[str]:
-        lines, current = [], ""
-        for word in self.content.split():
-            candidate = f"{current} {word}" if current else word
-            if current and text_mod.width(candidate, self.style.fontName, self.style.fontSize) > width:
-                lines.append(current)
-                current = word
-            else:
-                current = candidate
-        return lines + ([current] if current else [])
-
-    def wrap(self, avail_w, avail_h):
-        self.width = avail_w
-        indent = self.style.leftIndent
-        self.lines = self._wrap_lines(avail_w - indent)
-        self.height = len(self.lines) * self.style.leading
-        return avail_w, self.height
-
-    def getSpaceBefore(self):
-        return self.style.spaceBefore
-
-    def getSpaceAfter(self):
-        return self.style.spaceAfter
-
-    def split(self, avail_w, avail_h):
-        self.wrap(avail_w, avail_h)
-        fit = int(avail_h // self.style.leading)
-        if fit <= 0 or fit >= len(self.lines):
-            return []
-        first = RtlParagraph(" ".join(self.lines[:fit]), self.style, self.bullet)
-        rest = RtlParagraph(" ".join(self.lines[fit:]), self.style)
-        return [first, rest]
-
-    def draw(self):
-        c, style = self.canv, self.style
-        c.setFillColor(style.textColor)
-        right = self.width - style.leftIndent
-        for i, line in enumerate(self.lines):
-            baseline = self.height - (i + 1) * style.leading + (style.leading - style.fontSize) / 2 + 1
-            text_mod.draw_line(c, line, style.fontName, style.fontSize, right, baseline, "right")
-        if self.bullet:
-            text_mod.draw_line(c, self.bullet, style.fontName, style.fontSize, self.width,
-                               self.height - style.leading + (style.leading - style.fontSize) / 2 + 1, "right")
+@dataclass(frozen=True)
+class Style:
+    font: str
+    size: float
+    leading: float
+    colour: object
+    space_before: float = 0.0
+    space_after: float = 0.0
+    indent: float = 0.0
 
 
-class Legend(Flowable):
-    """One key-card symbol on its type's colour, then what it means."""
+@dataclass(frozen=True)
+class Block:
+    """A paragraph (with an optional bullet) or, with ``kind``, a legend line."""
 
-    def __init__(self, layout, kind: str, label: str, style: ParagraphStyle, rtl: bool = False):
-        super().__init__()
-        self.layout, self.kind, self.style, self.rtl = layout, kind, style, rtl
-        self.paragraph = RtlParagraph(label, style) if rtl else Paragraph(escape(label), style)
-        self.size = layout.rules.legend_symbol
+    content: str
+    style: Style
+    bullet: str = ""
+    kind: str = ""              # R, B, N, A: a key-card symbol leads the line
 
 
-    def wrap(self, avail_w, avail_h):
-        _, h = self.paragraph.wrap(avail_w - self.size * 1.6, avail_h)
-        self.width = avail_w
-        self.height = max(h, self.size) + 2
-        return avail_w, self.height
-
-    def draw(self):
-        fill, mark = paint.type_colours(self.layout, self.kind)
-        y = self.height - self.size - 1
-        x = self.width - self.size if self.rtl else 0      # the symbol leads the line, on its reading side
-        paint.fill_box(self.canv, (x, y, self.size, self.size), fill, self.size * 0.12)
-        paint.symbol(self.canv, self.kind, x + self.size / 2, y + self.size / 2, self.size * 0.5, mark)
-        self.paragraph.wrap(self.width - self.size * 1.6, 1e6)
-        self.paragraph.drawOn(self.canv, 0 if self.rtl else self.size * 1.6, self.height - self.paragraph.height - 1)
+def wrap(content: str, style: Style, width: float) -> list[str]:
+    """Words in logical order, as many to a line as fit ``width``."""
+    lines, current = [], ""
+    for word in content.split():
+        candidate = f"{current} {word}" if current else word
+        if current and text_mod.width(candidate, style.font, style.size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    return lines + ([current] if current else [])
 
 
 def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, edition: str = "words",
-          credits: tuple[str, ...] = ()) -> list:
-    """The flowables of the rules sheet, in reading order."""
+          credits: tuple[str, ...] = ()) -> list[Block]:
+    """The blocks of the rules sheet, in reading order."""
     rules = layout.rules
     ink = lambda name: paint.colour(layout, name)  # noqa: E731
-    title = ParagraphStyle("title", fontName=fonts[rules.title.font], fontSize=rules.title.size,
-                           leading=rules.title.size * 1.2, textColor=ink(rules.title.colour), spaceAfter=6)
-    heading = ParagraphStyle("heading", fontName=fonts[rules.heading.font], fontSize=rules.heading.size,
-                             leading=rules.heading.size * 1.25, textColor=ink(rules.heading.colour),
-                             spaceBefore=6, spaceAfter=2)
-    body = ParagraphStyle("body", fontName=fonts[rules.body.font], fontSize=rules.body.size,
-                          leading=rules.body.leading, textColor=ink(rules.body.colour), spaceAfter=3)
-    bullet = ParagraphStyle("bullet", parent=body, leftIndent=8, bulletIndent=0, bulletFontName=body.fontName)
+    title = Style(fonts[rules.title.font], rules.title.size, rules.title.size * 1.2, ink(rules.title.colour),
+                  space_after=6)
+    heading = Style(fonts[rules.heading.font], rules.heading.size, rules.heading.size * 1.25,
+                    ink(rules.heading.colour), space_before=6, space_after=2)
+    body = Style(fonts[rules.body.font], rules.body.size, rules.body.leading, ink(rules.body.colour), space_after=3)
+    bullet = Style(body.font, body.size, body.leading, body.colour, space_after=3, indent=8)
+    legend = Style(body.font, body.size, max(body.leading, rules.legend_symbol + 2), body.colour,
+                   space_after=2, indent=rules.legend_symbol * 1.6)
     text = messages.rules
     variants = text.variants
-    rtl = messages_mod.is_rtl(messages.language)
 
-    def para(content: str, style=body):
-        return RtlParagraph(content, style) if rtl else Paragraph(escape(content), style)
-
-    flow = [para(text.title, title), para(text.intro)]
+    flow = [Block(text.title, title), Block(text.intro, body)]
     for section in text.sections:
-        flow.append(para(section.heading, heading))
+        flow.append(Block(section.heading, heading))
         # a paragraph is the same for every edition, or one text per edition
-        flow += [para(p if isinstance(p, str) else p[edition]) for p in section.paragraphs]
+        flow += [Block(p if isinstance(p, str) else p[edition], body) for p in section.paragraphs]
         if section.id == "clues":
             if switches.zero_clue:
-                flow.append(para(variants.zero_clue))
+                flow.append(Block(variants.zero_clue, body))
             if switches.unlimited_clue:
-                flow.append(para(variants.unlimited_clue))
+                flow.append(Block(variants.unlimited_clue, body))
         if section.id == "guessing":
-            flow.append(para(variants[f"plus_one_{switches.plus_one}"]))
+            flow.append(Block(variants[f"plus_one_{switches.plus_one}"], body))
     if switches.restrictions or switches.invalid_clue_penalty:
-        flow.append(para(variants.restrictions_heading, heading))
-        for name in switches.restrictions:
-            if rtl:
-                flow.append(RtlParagraph(variants[f"restriction_{name}"], bullet, bullet="\u2022"))
-            else:
-                flow.append(Paragraph(escape(variants[f"restriction_{name}"]), bullet, bulletText="\u2022"))
+        flow.append(Block(variants.restrictions_heading, heading))
+        flow += [Block(variants[f"restriction_{name}"], bullet, bullet="\u2022") for name in switches.restrictions]
         if switches.invalid_clue_penalty:
-            flow.append(para(variants.invalid_clue_penalty))
-    flow.append(para(messages.labels.key_cards, heading))
-    flow.append(para(text.key_card_help_pictures if edition == "pictures" else text.key_card_help))
+            flow.append(Block(variants.invalid_clue_penalty, body))
+    flow.append(Block(messages.labels.key_cards, heading))
+    flow.append(Block(text.key_card_help_pictures if edition == "pictures" else text.key_card_help, body))
     for kind, key in (("R", "legend_red"), ("B", "legend_blue"), ("N", "legend_bystander"), ("A", "legend_assassin")):
-        flow.append(Legend(layout, kind, messages.labels[key], body, rtl))
-    flow.append(Spacer(1, 4))
-    flow.append(para(messages.labels.tiles, heading))
-    flow.append(para(text.tiles_help))
+        flow.append(Block(messages.labels[key], legend, kind=kind))
+    flow.append(Block(messages.labels.tiles, heading))
+    flow.append(Block(text.tiles_help, body))
     if credits:
-        flow.append(para(messages.labels.credits, heading))
-        flow += [para(line) for line in credits]
+        flow.append(Block(messages.labels.credits, heading))
+        flow += [Block(line, body) for line in credits]
     return flow
 
 
@@ -154,22 +99,53 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSw
     width, height = page_size
     margin, gap, columns = rules.margin, rules.column_gap, int(rules.columns)
     col_w = (width - 2 * margin - (columns - 1) * gap) / columns
-    flow = story(layout, fonts, messages, switches, edition, credits)
-    order = list(range(columns))
-    if messages_mod.is_rtl(messages.language):
-        order.reverse()                  # right-to-left text fills the right column first
-    pages = 0
-    while flow:
-        pages += 1
-        for col in order:
-            frame = Frame(margin + col * (col_w + gap), margin, col_w, height - 2 * margin,
-                          leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0)
-            frame.addFromList(flow, c)
-            if not flow:
-                break
-        c.setFillColor(paint.colour(layout, rules.body.colour))
-        text_mod.draw_line(c, footer, fonts[rules.body.font], rules.body.size * 0.8, width / 2, margin / 2, "centre")
-        c.showPage()
-        if pages > 20:
-            raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
+    rtl = messages_mod.is_rtl(messages.language)
+    order = list(range(columns))[::-1] if rtl else list(range(columns))     # right-to-left fills the right first
+    lines = []                                  # (block, line text, first line of its block, last line)
+    for block in story(layout, fonts, messages, switches, edition, credits):
+        wrapped = wrap(block.content, block.style, col_w - block.style.indent)
+        lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
+    pages, slot, y = 1, 0, height - margin
+    for block, line, first, last in lines:
+        style = block.style
+        if first and y < height - margin:
+            y -= style.space_before
+        if y - style.leading < margin:          # the column is full: the next one, or a new page
+            slot += 1
+            y = height - margin
+            if slot == columns:
+                _footer(c, layout, fonts, footer, page_size)
+                c.showPage()
+                pages, slot = pages + 1, 0
+                if pages > 20:
+                    raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower "
+                                      "rules.margin")
+        left = margin + order[slot] * (col_w + gap)
+        y -= style.leading
+        baseline = y + (style.leading - style.size) / 2 + 1
+        c.setFillColor(style.colour)
+        if rtl:
+            text_mod.draw_line(c, line, style.font, style.size, left + col_w - style.indent, baseline, "right")
+        else:
+            text_mod.draw_line(c, line, style.font, style.size, left + style.indent, baseline, "left")
+        if first and block.bullet:
+            bullet_x = left + col_w if rtl else left
+            text_mod.draw_line(c, block.bullet, style.font, style.size, bullet_x, baseline, "right" if rtl else "left")
+        if first and block.kind:
+            size = rules.legend_symbol
+            x = left + col_w - size if rtl else left
+            fill, mark = paint.type_colours(layout, block.kind)
+            paint.fill_box(c, (x, y + 1, size, size), fill, size * 0.12)
+            paint.symbol(c, block.kind, x + size / 2, y + 1 + size / 2, size * 0.5, mark)
+        if last:
+            y -= style.space_after
+    _footer(c, layout, fonts, footer, page_size)
+    c.showPage()
     return pages
+
+
+def _footer(c, layout, fonts, footer: str, page_size):
+    rules = layout.rules
+    c.setFillColor(paint.colour(layout, rules.body.colour))
+    text_mod.draw_line(c, footer, fonts[rules.body.font], rules.body.size * 0.8, page_size[0] / 2,
+                       rules.margin / 2, "centre")
