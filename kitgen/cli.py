@@ -48,8 +48,8 @@ def cli(ctx, debug):
 @click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
               help="cmyk: every colour from its CMYK values, and no RGB in the PDFs (for presses).")
 @click.option("--per-card", is_flag=True, help="Also <part>-cards.pdf: one face a page, with TrimBox and BleedBox.")
-@click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="DPI",
-              help="Also every face as PNG at DPI (with and without bleed), e.g. --png 300.")
+@click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="[DPI]", is_flag=False, flag_value=300,
+              help="Also every face as PNG (with and without bleed), at 300 dpi or the DPI given.")
 @click.option("--back-offset", metavar="X,Y", help="Move backs by X,Y mm against duplex misregistration "
                                                     "(measure it with kitgen calibrate).")
 @click.option("--cut-lines", is_flag=True, help="Full-length cut lines in the margins instead of short crop marks.")

@@ -161,3 +161,12 @@ def test_keys_in_volumes(tmp_path):
     image = render_page(str(target / "keys-003.pdf"), 0, 150)
     assert {r.text for r in zxingcpp.read_barcodes(image)} == {k["payload"] for k in last}
     assert json.loads((target / "manifest.json").read_text())["options"]["keys"] == 30
+
+
+def test_png_defaults_to_300_dpi():
+    from kitgen.cli import cli
+
+    command = cli.commands["build"]
+    assert command.make_context("build", ["--png"]).params["png_dpi"] == 300
+    assert command.make_context("build", ["--png", "150"]).params["png_dpi"] == 150
+    assert command.make_context("build", []).params["png_dpi"] is None
