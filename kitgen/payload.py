@@ -56,7 +56,9 @@ def decode(text: str) -> Payload:
     if not isinstance(text, str):
         raise KitgenError("a payload is text")
     text = text.strip()
-    shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+    shown = repr(text[:40])
+    if len(shown) > 60 or len(text) > 40:          # escapes can make a short text's repr long
+        shown = shown[:60] + "..."
     fields = text.split(":")
 
     def bad(why: str):
