@@ -215,23 +215,37 @@ def _page_count(part, data: bytes) -> int:
     return data.count(b"/Type /Page\n")
 
 
-def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
-    spec = keys_part.cards.spec
-    cells = keycards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
-    keys = []
-    for page_number, page in enumerate(keys_part.pages, 1):
+def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_start: int | None = None) -> list:
+    """The manifest's record of each key card of ``part``: its file, page, card and
+    cell rectangles (PDF points, cells in payload order) and its payload."""
+    spec = part.cards.spec
+    entries = []
+    for page_number, page in enumerate(part.pages, 1):
         if page.side != "front":
             continue
         for index, placement in page.cards:
-            keys.append({
-                "number": index + 1,
-                "file": "keys.pdf",
-                "page": page_number,
-                "kit_page": kit_start + page_number - 1,
+            entry = {"number": first + index + 1, "file": file, "page": page_number}
+            if kit_start is not None:
+                entry["kit_page"] = kit_start + page_number - 1
+            entry.update({
                 "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
                 "cells": [placement.rect_to_page(spec.width, spec.height, box) for box in cells],
                 "payload": payloads[index],
             })
+            entries.append(entry)
+    return entries
+
+
+def file_entries(files: list[BuiltFile], size) -> list:
+    """Each PDF's path, SHA-256, pages and page size, for the manifest."""
+    return [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
+             "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files]
+
+
+def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
+    cells = keycards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
+    keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start)
+    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name]
     return {
         "tool": "kitgen",
         "version": __version__,
@@ -246,11 +260,9 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
                  ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
         "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name,
                     "ink": kit.ink, "colour": kit.colour},
-        "files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
-                   "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files
-                  if f.name.endswith(".pdf") and "-cards" not in f.name],
+        "files": file_entries(sheets, size),
         "extra_files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in files
-                        if not f.name.endswith(".pdf") or "-cards" in f.name],
+                        if f not in sheets],
         "keys": keys,
     }
 

@@ -37,9 +37,14 @@ class FreePart:
     draw: Callable[[object], int]
 
 
-def card_part(cards: CardSet, layout, page_size, duplex: str) -> CardPart:
+def sheet_grid(layout, spec, page_size) -> Grid:
+    """How cards of ``spec`` sit on a sheet of the layout, room kept for crop marks."""
     marks = layout.marks
-    grid = impose(page_size[0], page_size[1], layout.paper.margin, cards.spec, marks.crop_offset + marks.crop_length)
+    return impose(page_size[0], page_size[1], layout.paper.margin, spec, marks.crop_offset + marks.crop_length)
+
+
+def card_part(cards: CardSet, layout, page_size, duplex: str) -> CardPart:
+    grid = sheet_grid(layout, cards.spec, page_size)
     return CardPart(cards, grid, tuple(paginate(cards.count, grid, duplex, backs=cards.back is not None)))
 
 
