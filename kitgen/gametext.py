@@ -28,6 +28,11 @@ def _title(game: Game, labels, edition) -> str:
     return labels.game_title.format(n=game.number, total=game.total, code=game.code)
 
 
+def _starts(game: Game, labels) -> str:
+    """"Red starts", in the kit's language."""
+    return labels.starts.format(team=labels[TYPE_LABELS[game.key.starting_team]])
+
+
 def _cells(game: Game, edition, captain: bool, labels):
     """Rows of (text, kind or None)."""
     grid = game.key.grid
@@ -38,7 +43,7 @@ def _cells(game: Game, edition, captain: bool, labels):
 def markdown(game: Game, edition, labels, captain: bool, colours) -> str:
     out = [f"### {_title(game, labels, edition)}", ""]
     if captain:
-        out += [f"**{labels.key_back}** \u00b7 {labels.starts.format(team=labels[TYPE_LABELS[game.key.starting_team]])}", ""]
+        out += [f"**{labels.key_back}** \u00b7 {_starts(game, labels)}", ""]
     out.append("| " + " | ".join(" " for _ in range(edition.cols)) + " |")
     out.append("|" + "---|" * edition.cols)
     for row in _cells(game, edition, captain, labels):
@@ -50,9 +55,8 @@ def markdown(game: Game, edition, labels, captain: bool, colours) -> str:
 def bbcode(game: Game, edition, labels, captain: bool, colours) -> str:
     out = [f"[b]{_title(game, labels, edition)}[/b]"]
     if captain:
-        team = game.key.starting_team
-        out.append(f"[b]{labels.key_back}[/b] \u00b7 [color={colours[team]}]"
-                   f"{labels.starts.format(team=labels[TYPE_LABELS[team]])}[/color]")
+        out.append(f"[b]{labels.key_back}[/b] \u00b7 [color={colours[game.key.starting_team]}]"
+                   f"{_starts(game, labels)}[/color]")
     for row in _cells(game, edition, captain, labels):
         cells = [f"[color={colours[kind]}][b]{text}[/b] {_marker(kind, labels)}[/color]" if kind else f"[b]{text}[/b]"
                  for text, kind in row]
@@ -63,9 +67,7 @@ def bbcode(game: Game, edition, labels, captain: bool, colours) -> str:
 def html_board(game: Game, edition, labels, captain: bool, colours) -> str:
     out = [f"<h3>{html.escape(_title(game, labels, edition))}</h3>"]
     if captain:
-        team = game.key.starting_team
-        out.append(f"<p><b>{html.escape(labels.key_back)}</b> \u00b7 "
-                   f"{html.escape(labels.starts.format(team=labels[TYPE_LABELS[team]]))}</p>")
+        out.append(f"<p><b>{html.escape(labels.key_back)}</b> \u00b7 {html.escape(_starts(game, labels))}</p>")
     out.append('<table style="border-collapse:collapse">')
     for row in _cells(game, edition, captain, labels):
         out.append("<tr>")
@@ -87,8 +89,7 @@ def plain(game: Game, edition, labels, captain: bool, colours) -> str:
     width = max(len(c) for row in cells for c in row)
     out = [_title(game, labels, edition)]
     if captain:
-        out.append(f"{labels.key_back} \u00b7 "
-                   f"{labels.starts.format(team=labels[TYPE_LABELS[game.key.starting_team]])}")
+        out.append(f"{labels.key_back} \u00b7 {_starts(game, labels)}")
     out += ["  ".join(c.ljust(width) for c in row).rstrip() for row in cells]
     return "\n".join(out) + "\n"
 
