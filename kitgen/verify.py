@@ -172,20 +172,16 @@ class CardReader:
     def _normalized(self, rgb) -> tuple[float, ...]:
         return tuple(min(255.0, c * 255.0 / max(w, 1)) for c, w in zip(rgb, self.white))
 
-    def in_colour(self) -> bool:
-        """Whether the image shows colour: some cell fill is clearly chromatic."""
-        chroma = [max(f) - min(f) for f in (self._normalized(self._fill(b)) for b in self.cells)]
-        return max(chroma) > 60
-
-    def by_colour(self, box) -> str:
-        fill = self._normalized(self._fill(box))
+    def by_colour(self, fill) -> str:
+        """The type whose layout colour is nearest the cell's (white-balanced) fill."""
+        fill = self._normalized(fill)
         return min(self.references, key=lambda k: sum((a - b) ** 2 for a, b in zip(fill, self.references[k])))
 
-    def by_shape(self, box) -> str:
+    def by_shape(self, box, fill) -> str:
         """The symbol whose shape best matches the cell's centre, or '?'."""
         x, y, w, h = box
         half = self.symbol * min(w, h) / 2
-        fill = _luma(self._fill(box))
+        fill = _luma(fill)
         steps = [(i + 0.5) / SHAPE_GRID * 2 - 1 for i in range(SHAPE_GRID)]   # -1 .. 1
         reach = SHAPE_SPAN             # the sampled square reaches this many half sizes from the centre
         samples = [(sx * reach, sy * reach, _luma(self._pixel(x + w / 2 + sx * reach * half, y + h / 2 + sy * reach * half)))
@@ -205,8 +201,11 @@ class CardReader:
         return best if scores[best] >= 0.8 else "?"
 
     def read(self) -> str:
-        colour = self.in_colour()
-        return "".join(self.by_colour(b) if colour else self.by_shape(b) for b in self.cells)
+        """Each cell's type: by colour when the image shows colour (some cell fill is
+        clearly chromatic), else by its symbol's shape."""
+        fills = [self._fill(b) for b in self.cells]
+        colour = max(max(n) - min(n) for n in map(self._normalized, fills)) > 60
+        return "".join(self.by_colour(f) if colour else self.by_shape(b, f) for b, f in zip(self.cells, fills))
 
 
 def _luma(rgb) -> float:
