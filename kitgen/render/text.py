@@ -103,9 +103,10 @@ def missing_glyphs(text: str, font: str) -> str:
 @lru_cache(maxsize=8192)     # the same word is fitted when checked and again on each face drawn
 def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
     """The largest size up to ``max_size`` at which ``text`` fits the box on one line."""
-    names = {name for _, name in runs(text, font)}
-    height = max((pdfmetrics.getFont(n).face.ascent - pdfmetrics.getFont(n).face.descent) / 1000.0 for n in names)
-    one = width(text, font, 1.0)
+    parts = runs(text, font)
+    faces = [pdfmetrics.getFont(name).face for name in {name for _, name in parts}]
+    height = max((face.ascent - face.descent) / 1000.0 for face in faces)
+    one = sum(pdfmetrics.stringWidth(part, name, 1.0) for part, name in parts)
     size = min(max_size, box_w / one if one else max_size, box_h / height)
     size = int(size / SIZE_STEP) * SIZE_STEP
     missing = missing_glyphs(text, font)
