@@ -19,7 +19,8 @@ COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
 CHOICES = {"fit": ("contain", "cover"), "case": ("upper", "as-is"), "colour_mode": ("rgb", "cmyk")}
 FONT_KEYS = {"font"}
 # Keys whose lengths must be above zero (everything else may be zero, never negative).
-POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol"}
+POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol", "leading", "registration", "arm",
+            "span", "step", "tick", "minor_tick", "minor_width", "cell", "bar", "line"}
 HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 MIN_QR = units.mm(10)        # a 33-module code at 0.3 mm a module: what phones and scanners read
 
@@ -238,3 +239,11 @@ def _check_geometry(layout: Node, source: Path):
         fail("rules.columns must be a whole number, 1 or more")
     if 2 * rules.margin + (rules.columns - 1) * rules.column_gap >= smallest - units.mm(40):
         fail("rules.margin and column_gap leave no room for the rules text on the paper")
+    if int(rules.max_pages) != rules.max_pages or rules.max_pages < 1:
+        fail("rules.max_pages must be a whole number, 1 or more")
+    if not 0 < layout.game_sheet.key.max_scale <= 10:
+        fail("game_sheet.key.max_scale must be above 0 and at most 10")
+    if not 0 < layout.proof.contact_sheet.scale <= 1:
+        fail("proof.contact_sheet.scale must be above 0 and at most 1")
+    if layout.calibration.ruler.step > layout.calibration.ruler.span:
+        fail("calibration.ruler.step must not be larger than its span")

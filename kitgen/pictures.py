@@ -117,17 +117,21 @@ def _external_reference(data: bytes) -> str | None:
 
 
 _drawings: dict = {}
+CURRENT_COLOUR = "#FE01FD"      # an SVG's currentColor, until drawing gives it the layout's colour
 
 
 def drawing_of(data: bytes, where: str = "SVG"):
-    """The SVG as a reportlab Drawing (cached by content); KitgenError if it does not parse."""
+    """The SVG as a reportlab Drawing (cached by content, never changed: drawing works on
+    copies); KitgenError if it does not parse."""
     key = hashlib.sha256(data).digest()
     if key not in _drawings:
         import logging
 
         from svglib.svglib import svg2rlg
 
-        text = data.decode("utf-8", errors="replace").replace("currentColor", "#1A1A1A")
+        # currentColor becomes a stand-in colour, which drawing replaces with the layout's
+        # picture colour (kitgen/render/picturecards.py): the parse is shared by every layout
+        text = data.decode("utf-8", errors="replace").replace("currentColor", CURRENT_COLOUR)
         logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
             drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))

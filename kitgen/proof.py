@@ -18,12 +18,9 @@ from .build import Prepared, prepare
 from .errors import KitgenError
 from .model import Kit
 from .render import paint
+from .render.pdf import new_canvas
 from .render.paint import TYPE_NAMES
 from .render.text import missing_glyphs
-from .units import mm
-
-MARGIN = mm(15)
-SCALE = 0.42                 # contact sheet: card faces at 42 %
 
 
 @dataclass
@@ -125,10 +122,14 @@ class Sheet:
 
     def __init__(self, c, proof: Proof):
         self.c, self.proof = c, proof
+        layout = proof.prepared.layout
+        self.style = layout.proof                  # every size of the proof (layouts/base.yaml)
+        self.sizes, self.margin = self.style.sizes, self.style.margin
         self.width, self.height = proof.prepared.page_size
-        self.font = proof.prepared.fonts[proof.prepared.layout.rules.body.font]
-        self.bold = proof.prepared.fonts[proof.prepared.layout.rules.heading.font]
-        self.ink = paint.colour(proof.prepared.layout, "ink")
+        self.font = proof.prepared.fonts[self.style.text.font]
+        self.bold = proof.prepared.fonts[self.style.bold.font]
+        self.ink = paint.colour(layout, self.style.text.colour)
+        self.guide = paint.colour(layout, self.style.guide.colour)
         self.page = 0
         self.y = 0.0
         self.new_page()
@@ -137,22 +138,24 @@ class Sheet:
         if self.page:
             self.c.showPage()
         self.page += 1
-        self.y = self.height - MARGIN
-        self.c.setFont(self.font, 7)
+        self.y = self.height - self.margin
+        self.c.setFont(self.font, self.sizes.footer)
         self.c.setFillColor(self.ink)
-        self.c.drawString(MARGIN, MARGIN / 2, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) "
+        self.c.drawString(self.margin, self.margin / 2, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) "
                                               f"\u00b7 kitgen {__version__} \u00b7 page {self.page}")
 
     def need(self, height: float):
-        if self.y - height < MARGIN:
+        if self.y - height < self.margin:
             self.new_page()
 
-    def line(self, text: str, size: float = 9, bold: bool = False, colour=None, indent: float = 0):
-        self.need(size * 1.4)
-        self.y -= size * 1.4
-        self.c.setFont(self.bold if bold else self.font, size)
+    def line(self, text: str, size: str = "body", bold: bool = False, colour=None, indent: float = 0):
+        """One line of text at one of the layout's proof sizes (title, heading, body, small...)."""
+        points = self.sizes[size]
+        self.need(points * self.style.line_spacing)
+        self.y -= points * self.style.line_spacing
+        self.c.setFont(self.bold if bold else self.font, points)
         self.c.setFillColor(colour or self.ink)
-        self.c.drawString(MARGIN + indent, self.y, text)
+        self.c.drawString(self.margin + indent, self.y, text)
 
 
 STATUS_COLOURS = {"PASS": "blue", "FAIL": "red", "WARN": "bystander"}
@@ -161,18 +164,18 @@ STATUS_COLOURS = {"PASS": "blue", "FAIL": "red", "WARN": "bystander"}
 def _summary(sheet: Sheet):
     proof, kit = sheet.proof, sheet.proof.kit
     layout = proof.prepared.layout
-    sheet.line(f"Proof: {kit.name}", 18, bold=True)
+    sheet.line(f"Proof: {kit.name}", "title", bold=True)
     seed_hash = hashlib.sha256(kit.seed.encode()).hexdigest()[:12]
     for text in (f"kit id {kit.id} \u00b7 edition {kit.edition.name} \u00b7 language {kit.language} "
                  f"\u00b7 layout {kit.layout_name} \u00b7 paper {kit.paper}",
                  f"deck {Path(kit.deck.source).name}: {len(kit.deck.words)} words \u00b7 "
                  f"{len(proof.prepared.contents.codename_cards)} codename cards \u00b7 {kit.keys} keys \u00b7 "
                  f"seed SHA-256 {seed_hash}\u2026 \u00b7 kitgen {__version__}"):
-        sheet.line(text, 9)
-    sheet.y -= 6
-    sheet.line("Checks", 12, bold=True)
+        sheet.line(text)
+    sheet.y -= sheet.sizes.heading / 2
+    sheet.line("Checks", "heading", bold=True)
     for check in proof.results:
-        sheet.line(f"{check.status}   {check.text}"[:150], 9,
+        sheet.line(f"{check.status}   {check.text}"[:150], "body",
                    colour=paint.colour(layout, STATUS_COLOURS[check.status]) if check.status != "PASS" else None)
 
 
@@ -186,20 +189,21 @@ def _words(sheet: Sheet):
     style = layout.codename_card.word
     font = proof.prepared.fonts[style.font]
     box_w, box_h = style.box[2], style.box[3]
-    gap = mm(5)
-    columns = max(1, int((sheet.width - 2 * MARGIN + gap) // (box_w + gap)))
-    row_h = box_h + 12
+    margin, sizes = sheet.margin, sheet.sizes
+    gap = sheet.style.words.gap
+    columns = max(1, int((sheet.width - 2 * margin + gap) // (box_w + gap)))
+    row_h = box_h + 12          # the box, and its caption under it
     red, blue = paint.colour(layout, "red"), paint.colour(layout, "blue")
     heading = True
     index = 0
     while index < len(proof.fits):
         sheet.new_page()
         if heading:
-            sheet.line("Words at true size, longest first: each in its box on the card", 12, bold=True)
+            sheet.line("Words at true size, longest first: each in its box on the card", "heading", bold=True)
             sheet.line(f"printed size / full size (minimum) · blue: shrunk to fit · red: does not fit "
-                       f"at {style.min_size:g}pt or lacks glyphs", 8)
+                       f"at {style.min_size:g}pt or lacks glyphs", "small")
             heading = False
-        rows = int((sheet.y - MARGIN - 6) // row_h)
+        rows = int((sheet.y - margin - 6) // row_h)
         top = sheet.y - 6
         for slot in range(rows * columns):
             if index >= len(proof.fits):
@@ -207,13 +211,13 @@ def _words(sheet: Sheet):
             fit = proof.fits[index]
             index += 1
             row, col = divmod(slot, columns)
-            x, y = MARGIN + col * (box_w + gap), top - (row + 1) * row_h + 10
+            x, y = margin + col * (box_w + gap), top - (row + 1) * row_h + 10
             colour = red if not fit.fits else (blue if fit.shrunk else sheet.ink)
-            paint.stroke_box(sheet.c, (x, y, box_w, box_h), paint.Color(0.75, 0.75, 0.75), 0.4)
+            paint.stroke_box(sheet.c, (x, y, box_w, box_h), sheet.guide, sheet.style.guide.width)
             if not fit.missing:
                 shown = text.apply_case(fit.word, style.case)
                 text.draw(sheet.c, shown, font, max(fit.size, 1), (x, y, box_w, box_h), colour)
-            sheet.c.setFont(sheet.font, 6.5)
+            sheet.c.setFont(sheet.font, sizes.caption)
             sheet.c.setFillColor(colour)
             status = " · does not fit" if not fit.fits and not fit.missing else (
                 f" · font lacks {fit.missing!r}" if fit.missing else (" · shrunk" if fit.shrunk else ""))
@@ -221,48 +225,51 @@ def _words(sheet: Sheet):
             if fit.missing:
                 caption = fit.word.encode("ascii", "replace").decode() + " · " + caption
             sheet.c.drawString(x, y - 8, caption[:70])
-        sheet.y = MARGIN
+        sheet.y = margin
 
 
 def _glyphs(sheet: Sheet):
     proof = sheet.proof
     sheet.new_page()
-    sheet.line("Glyph coverage", 12, bold=True)
+    sheet.line("Glyph coverage", "heading", bold=True)
     chars = sorted({ch for w in proof.kit.deck.words for ch in w if not ch.isspace()})
-    sheet.line(f"{len(chars)} distinct characters in the words, checked against the font each is drawn with:", 9)
+    sheet.line(f"{len(chars)} distinct characters in the words, checked against the font each is drawn with:")
     printable = "".join(ch for ch in chars if not missing_glyphs(ch, sheet.font))
     for start in range(0, len(printable), 90):
-        sheet.line(" ".join(printable[start:start + 90]), 9, indent=mm(4))
+        sheet.line(" ".join(printable[start:start + 90]), indent=sheet.style.indent)
     lacking = [f"{r.word} ({r.missing})" for r in proof.fits if r.missing]
     if lacking:
-        sheet.line(f"FAIL words with characters the font lacks: {len(lacking)}", 9, bold=True,
+        sheet.line(f"FAIL words with characters the font lacks: {len(lacking)}", bold=True,
                    colour=paint.colour(proof.prepared.layout, "red"))
         for start in range(0, len(lacking), 6):
-            sheet.line(", ".join(lacking[start:start + 6]).encode("ascii", "replace").decode(), 8, indent=mm(4))
+            sheet.line(", ".join(lacking[start:start + 6]).encode("ascii", "replace").decode(), "small",
+                       indent=sheet.style.indent)
     sheet.line("Labels and rules text: " + ("FAIL, the font lacks " + repr(proof.glyph_gaps)
-                                            if proof.glyph_gaps else "every character is in the font"), 9)
+                                            if proof.glyph_gaps else "every character is in the font"))
 
 
 def _heatmaps(sheet: Sheet):
     proof, report = sheet.proof, sheet.proof.keys
     layout = proof.prepared.layout
     sheet.new_page()
-    sheet.line("Key deck", 12, bold=True)
+    sheet.line("Key deck", "heading", bold=True)
     sheet.line(f"{report.count} keys \u00b7 starting team red {report.starting['R']}, blue {report.starting['B']} "
                f"\u00b7 rotation uniqueness: {'no clashes' if not report.rotation_clashes else 'CLASHES'} "
-               f"\u00b7 assassin cap per cell {report.assassin_cap}", 9)
-    sheet.line("How often each cell holds each type (darker: more often; numbers are counts):", 9)
-    cell = mm(9)
-    x0 = MARGIN
-    top = sheet.y - mm(8)
+               f"\u00b7 assassin cap per cell {report.assassin_cap}")
+    sheet.line("How often each cell holds each type (darker: more often; numbers are counts):")
+    heat, sizes, margin = sheet.style.heat_map, sheet.sizes, sheet.margin
+    cell = heat.cell
+    x0 = margin
+    top = sheet.y - heat.top
+    paper = paint.colour(layout, "paper")
     for k, kind in enumerate("ARBN"):
         counts = report.per_cell[kind]
         peak = max(counts) or 1
         base = paint.colour(layout, layout.types[TYPE_NAMES[kind]].colour)
-        gx = x0 + (k % 2) * (report.cols * cell + mm(20))
-        gy = top - (k // 2) * (report.rows * cell + mm(18))
+        gx = x0 + (k % 2) * (report.cols * cell + heat.gap)
+        gy = top - (k // 2) * (report.rows * cell + heat.row_gap)
         sheet.c.setFillColor(sheet.ink)
-        sheet.c.setFont(sheet.bold, 9)
+        sheet.c.setFont(sheet.bold, sizes.body)
         sheet.c.drawString(gx, gy + 4, f"{TYPE_NAMES[kind]}: {min(counts)}\u2013{max(counts)} per cell")
         for i, n in enumerate(counts):
             r, c = divmod(i, report.cols)
@@ -270,19 +277,19 @@ def _heatmaps(sheet: Sheet):
             tint = paint.Color(1 - share * (1 - base.red), 1 - share * (1 - base.green), 1 - share * (1 - base.blue))
             x, y = gx + c * cell, gy - (r + 1) * cell
             paint.fill_box(sheet.c, (x, y, cell - 1, cell - 1), tint)
-            sheet.c.setFillColor(paint.Color(1, 1, 1) if share > 0.6 and kind in "ARB" else sheet.ink)
-            sheet.c.setFont(sheet.font, 7)
+            sheet.c.setFillColor(paper if share > 0.6 and kind in "ARB" else sheet.ink)
+            sheet.c.setFont(sheet.font, sizes.figure)
             sheet.c.drawCentredString(x + cell / 2 - 0.5, y + cell / 2 - 2.5, str(n))
     # starting-team balance as a bar
-    bar_y = top - 2 * (report.rows * cell + mm(18)) - mm(4)
+    bar_y = top - 2 * (report.rows * cell + heat.row_gap) - heat.bar_gap
     total = max(report.count, 1)
-    red_w = (sheet.width - 2 * MARGIN) * report.starting["R"] / total
-    paint.fill_box(sheet.c, (MARGIN, bar_y, red_w, mm(5)), paint.colour(layout, "red"))
-    paint.fill_box(sheet.c, (MARGIN + red_w, bar_y, sheet.width - 2 * MARGIN - red_w, mm(5)),
+    red_w = (sheet.width - 2 * margin) * report.starting["R"] / total
+    paint.fill_box(sheet.c, (margin, bar_y, red_w, heat.bar), paint.colour(layout, "red"))
+    paint.fill_box(sheet.c, (margin + red_w, bar_y, sheet.width - 2 * margin - red_w, heat.bar),
                    paint.colour(layout, "blue"))
     sheet.c.setFillColor(sheet.ink)
-    sheet.c.setFont(sheet.font, 8)
-    sheet.c.drawString(MARGIN, bar_y - 10, f"starting team: red {report.starting['R']} \u00b7 blue {report.starting['B']}")
+    sheet.c.setFont(sheet.font, sizes.small)
+    sheet.c.drawString(margin, bar_y - 10, f"starting team: red {report.starting['R']} \u00b7 blue {report.starting['B']}")
     sheet.y = bar_y - 14
 
 
@@ -301,50 +308,48 @@ def _contact_sheet(sheet: Sheet):
         if name == "keys":
             faces.append((cards, cards.back, 0, "K back"))
     sheet.new_page()
-    sheet.line("Contact sheet: every card face and its ID (a: front, b: back)", 12, bold=True)
-    x, row_h = MARGIN, 0.0
+    sheet.line("Contact sheet: every card face and its ID (a: front, b: back)", "heading", bold=True)
+    contact, margin = sheet.style.contact_sheet, sheet.margin
+    scale = contact.scale
+    x, row_h = margin, 0.0
     y_top = sheet.y - 4
     current = None
     for cards, draw, index, label in faces:
-        w, h = cards.spec.width * SCALE, cards.spec.height * SCALE
+        w, h = cards.spec.width * scale, cards.spec.height * scale
         if current is not None and current is not cards:
-            x, y_top = MARGIN, y_top - row_h
+            x, y_top = margin, y_top - row_h
             row_h = 0.0
         current = cards
-        if x + w > sheet.width - MARGIN:
-            x, y_top = MARGIN, y_top - row_h
+        if x + w > sheet.width - margin:
+            x, y_top = margin, y_top - row_h
             row_h = 0.0
-        if y_top - h - 10 < MARGIN:
+        if y_top - h - 10 < margin:
             sheet.new_page()
-            x, y_top, row_h = MARGIN, sheet.y - 4, 0.0
+            x, y_top, row_h = margin, sheet.y - 4, 0.0
         c = sheet.c
         c.saveState()
         c.translate(x, y_top - h)
-        c.scale(SCALE, SCALE)
+        c.scale(scale, scale)
         path = c.beginPath()
         path.rect(0, 0, cards.spec.width, cards.spec.height)
         c.clipPath(path, stroke=0, fill=0)
         draw(c, index)
         c.restoreState()
-        c.setStrokeColor(paint.Color(0.7, 0.7, 0.7))
-        c.setLineWidth(0.3)
+        c.setStrokeColor(sheet.guide)
+        c.setLineWidth(contact.line)
         c.rect(x, y_top - h, w, h, stroke=1, fill=0)
         c.setFillColor(sheet.ink)
-        c.setFont(sheet.font, 6)
+        c.setFont(sheet.font, sheet.sizes.label)
         c.drawString(x, y_top - h - 7, label)
-        x += w + mm(2)
+        x += w + contact.gap
         row_h = max(row_h, h + 11)
 
 
 def render(proof: Proof) -> bytes:
-    from reportlab.pdfgen import canvas
-
     buffer = io.BytesIO()
     fonts = proof.prepared.fonts
-    c = canvas.Canvas(buffer, pagesize=proof.prepared.page_size, invariant=1, pageCompression=1,
-                      initialFontName=fonts["label"], initialFontSize=9)
-    c.setTitle(f"Proof of {proof.kit.name}")
-    c.setCreator(f"kitgen {__version__}")
+    c = new_canvas(buffer, proof.prepared.page_size, fonts, title=f"Proof of {proof.kit.name}", font_size=9,
+                   print_scaling=False)
     sheet = Sheet(c, proof)
     words = not isinstance(proof.kit.deck, pictures.PictureDeck)
     parts = (_summary, _words, _glyphs, _heatmaps, _contact_sheet) if words else (

@@ -6,53 +6,57 @@ coordinates, which is exactly the shift that puts backs where they belong."""
 
 import io
 
-from .. import __version__
 from ..units import mm
 from . import paint, text
-
-SPAN = 10          # mm either side of the centre
+from .pdf import new_canvas
 
 
 def render(page_size, layout, fonts: dict[str, str], messages, duplex: str) -> bytes:
-    from reportlab.pdfgen import canvas
-
+    """The two pages of the sheet; every size is the layout's ``calibration`` section."""
     from .document import DUPLEX_PREFERENCE
 
+    sheet = layout.calibration
     width, height = page_size
     cx, cy = width / 2, height / 2
     buffer = io.BytesIO()
-    c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, initialFontName=fonts["label"], initialFontSize=9)
-    c.setCreator(f"kitgen {__version__}")
-    c.setViewerPreference("PrintScaling", "None")
+    c = new_canvas(buffer, page_size, fonts, font_size=9)
     c.setViewerPreference("Duplex", DUPLEX_PREFERENCE[duplex])
-    ink = paint.colour(layout, "ink")
+    ink = paint.colour(layout, sheet.colour)
     labels = messages.labels
     # front: a cross through the centre
     c.setStrokeColor(ink)
     c.setFillColor(ink)
-    c.setLineWidth(0.35)
-    c.line(cx, cy - mm(40), cx, cy + mm(40))
-    c.line(cx - mm(40), cy, cx + mm(40), cy)
-    text.draw_line(c, labels.calibrate_front, fonts["label"], 10, cx, cy + mm(55), "centre")
+    c.setLineWidth(sheet.cross.width)
+    arm = sheet.cross.arm
+    c.line(cx, cy - arm, cx, cy + arm)
+    c.line(cx - arm, cy, cx + arm, cy)
+    note = sheet.front_note
+    text.draw_line(c, labels.calibrate_front, fonts[note.font], note.size, cx, cy + note.offset, "centre")
     c.showPage()
-    # back: rulers along both axes, labelled with the offset to use
+    # back: rulers along both axes, labelled with the offset to use (in mm, whatever the layout's units)
     c.setStrokeColor(ink)
     c.setFillColor(ink)
-    for step in range(-2 * SPAN, 2 * SPAN + 1):
-        value = step / 2
+    ruler, number = sheet.ruler, sheet.number
+    steps = round(ruler.span / ruler.step)
+    step_mm = ruler.step / mm(1)
+    foot = ruler.offset
+    for step in range(-steps, steps + 1):
+        value = step * step_mm
         major = step % 2 == 0
-        length = mm(5 if major else 2.5)
-        c.setLineWidth(0.3 if major else 0.2)
-        c.line(cx + mm(value), cy + mm(12), cx + mm(value), cy + mm(12) + length)      # X ruler, above the centre
-        c.line(cx + mm(12), cy + mm(value), cx + mm(12) + length, cy + mm(value))      # Y ruler, right of it
+        length = ruler.tick if major else ruler.minor_tick
+        c.setLineWidth(ruler.width if major else ruler.minor_width)
+        c.line(cx + mm(value), cy + foot, cx + mm(value), cy + foot + length)      # X ruler, above the centre
+        c.line(cx + foot, cy + mm(value), cx + foot + length, cy + mm(value))      # Y ruler, right of it
         if major and step % 4 == 0:
-            c.setFont(fonts["label"], 5)
-            c.drawCentredString(cx + mm(value), cy + mm(19), f"{value:g}")
-            c.drawString(cx + mm(19), cy + mm(value) - 1.8, f"{value:g}")
-    c.setFont(fonts["heading"], 8)
-    c.drawCentredString(cx, cy + mm(23), "X")
-    c.drawString(cx + mm(25), cy, "Y")
-    text.draw_line(c, labels.calibrate_back, fonts["label"], 9, cx, cy - mm(40), "centre")
+            c.setFont(fonts[number.font], number.size)
+            c.drawCentredString(cx + mm(value), cy + number.offset, f"{value:g}")
+            c.drawString(cx + number.offset, cy + mm(value) - number.drop, f"{value:g}")
+    axis = sheet.axis
+    c.setFont(fonts[axis.font], axis.size)
+    c.drawCentredString(cx, cy + axis.x, "X")
+    c.drawString(cx + axis.y, cy, "Y")
+    note = sheet.back_note
+    text.draw_line(c, labels.calibrate_back, fonts[note.font], note.size, cx, cy - note.offset, "centre")
     c.showPage()
     c.save()
     return buffer.getvalue()

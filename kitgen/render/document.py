@@ -4,9 +4,9 @@ import io
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import __version__, units
 from . import paint
 from .cards import CardSet
+from .pdf import new_canvas
 from .sheet import Grid, Page, crop_marks, impose, paginate
 
 DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
@@ -56,29 +56,30 @@ def registration_mark(c, x: float, y: float, radius: float):
     c.line(x, y - radius * 1.4, x, y + radius * 1.4)
 
 
-def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int, page_size, font: str):
+def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int, page_size, fonts):
     """Slug line and registration marks in the margin, clear of cards and crop marks."""
     from . import text
 
-    margin = layout.paper.margin
+    margin, slug = layout.paper.margin, layout.marks.slug
     rects = [p for _, p in page.cards]
     if not rects:
         return
-    text.draw_line(c, f"{options.slug} \u00b7 page {number}", font, 6, page_size[0] / 2, margin + 1, "centre")
+    text.draw_line(c, f"{options.slug} \u00b7 page {number}", fonts[slug.font], slug.size, page_size[0] / 2,
+                   margin + slug.rise, "centre")
     first = max(rects, key=lambda p: (p.y, -p.x))
     mid_y = first.y + first.height / 2
     mid_x = first.x + first.width / 2
     left = min(p.x for p in rects) - spec.bleed
     right = max(p.x + p.width for p in rects) + spec.bleed
     top = max(p.y + p.height for p in rects) + spec.bleed
-    radius = units.mm(1.8)
+    radius = layout.marks.registration
     for x, y in ((left - radius * 2, mid_y), (right + radius * 2, mid_y), (mid_x, top + radius * 2)):
         if margin + radius * 1.4 < x < page_size[0] - margin - radius * 1.4 and y < page_size[1] - margin - radius * 1.4:
             registration_mark(c, x, y, radius)
 
 
 def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions = PrintOptions(),
-                first_page: int = 1, font: str = "") -> int:
+                first_page: int = 1, fonts=None) -> int:
     spec, marks = part.cards.spec, layout.marks
     mark_colour = paint.colour(layout, marks.colour)
     page_size = (part.grid.page_width, part.grid.page_height)
@@ -101,7 +102,7 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
         c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length,
                            page_size, layout.paper.margin if options.cut_lines else None))
         if options.slug:
-            _proof_marks(c, page, spec, layout, options, number, page_size, font)
+            _proof_marks(c, page, spec, layout, options, number, page_size, fonts)
         c.restoreState()
         c.showPage()
         if on_page:
@@ -113,22 +114,15 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
            on_page=None, options: PrintOptions = PrintOptions()) -> tuple[bytes, list[int]]:
     """One PDF of all ``parts``; returns its bytes and the first page (1-based) of
     each part. In a duplex kit, each part starts on a new sheet."""
-    from reportlab.pdfgen import canvas
-
     buffer = io.BytesIO()
-    c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
-                      initialFontName=fonts["label"], initialFontSize=10,
-                      enforceColorSpace="cmyk" if paint.is_cmyk(layout) else None)
-    c.setTitle(title)
+    c = new_canvas(buffer, page_size, fonts, title=title, cmyk=paint.is_cmyk(layout))
     c.setSubject(subject)
     c.setAuthor("kitgen")
-    c.setCreator(f"kitgen {__version__}")
-    c.setViewerPreference("PrintScaling", "None")
     c.setViewerPreference("Duplex", DUPLEX_PREFERENCE[duplex])
     starts, page = [], 1
     for part in parts:
         starts.append(page)
-        count = (_draw_cards(c, part, layout, on_page, options, page, fonts["label"]) if isinstance(part, CardPart)
+        count = (_draw_cards(c, part, layout, on_page, options, page, fonts) if isinstance(part, CardPart)
                  else part.draw(c))
         if duplex != "none" and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet

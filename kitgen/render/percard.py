@@ -4,24 +4,17 @@ back 1, front 2, ...). Also every face as PNG, with and without bleed."""
 
 import io
 
-from .. import __version__
 from . import paint
 from .cards import CardSet
+from .pdf import new_canvas
 
 
 def render(cards: CardSet, layout, fonts: dict[str, str], title: str) -> bytes:
-    from reportlab.pdfgen import canvas
-
     spec = cards.spec
     b = spec.bleed
     size = (spec.width + 2 * b, spec.height + 2 * b)
     buffer = io.BytesIO()
-    c = canvas.Canvas(buffer, pagesize=size, invariant=1, pageCompression=1,
-                      initialFontName=fonts["label"], initialFontSize=10,
-                      enforceColorSpace="cmyk" if paint.is_cmyk(layout) else None)
-    c.setTitle(title)
-    c.setCreator(f"kitgen {__version__}")
-    c.setViewerPreference("PrintScaling", "None")
+    c = new_canvas(buffer, size, fonts, title=title, cmyk=paint.is_cmyk(layout))
     c.setTrimBox((b, b, b + spec.width, b + spec.height))
     c.setBleedBox((0, 0, size[0], size[1]))
     for index in range(cards.count):

@@ -1,6 +1,8 @@
 """Picture cards: one picture a face, kept to its aspect ratio (vector pictures
 stay vector), with an orientation mark in the top-left corner."""
 
+import copy
+import hashlib
 import io
 
 from .. import pictures as pictures_mod
@@ -9,28 +11,50 @@ from . import paint, text
 from .cards import CardSet, card_spec
 
 
-def _prepare(node, font: str, cmyk: bool):
+def _prepare(node, font: str, current, cmyk: bool):
     """Every font an SVG asks for becomes ours (embedded; no base-14 font leaks in);
-    in CMYK mode every colour becomes CMYK."""
+    its currentColor becomes ``current``; in CMYK mode every other colour becomes CMYK."""
     if hasattr(node, "fontName"):
         node.fontName = font
-    if cmyk:
-        for attr in ("fillColor", "strokeColor"):
-            value = getattr(node, attr, None)
-            if value is not None and hasattr(value, "red"):
-                setattr(node, attr, paint.to_cmyk(value))
+    for attr in ("fillColor", "strokeColor"):
+        value = getattr(node, attr, None)
+        if value is None or not hasattr(value, "red"):
+            continue
+        if value.hexval() == _STAND_IN:
+            setattr(node, attr, current)
+        elif cmyk:
+            setattr(node, attr, paint.to_cmyk(value))
     for child in getattr(node, "contents", ()):
-        _prepare(child, font, cmyk)
+        _prepare(child, font, current, cmyk)
 
 
-def draw_picture(c, picture, box, fit: str, font: str, cmyk: bool = False):
-    """The picture in ``box`` (x, y, w, h): whole (``contain``) or filling the box,
-    cropped (``cover``); centred either way."""
-    x, y, w, h = box
-    if picture.vector:
-        drawing = pictures_mod.drawing_of(picture.data, picture.name)
+_STAND_IN = "0x" + pictures_mod.CURRENT_COLOUR[1:].lower()
+_prepared: dict = {}
+
+
+def _drawing(picture, font: str, layout):
+    """The picture's SVG drawing made ready for this layout (a copy, kept for the next face)."""
+    current = paint.colour(layout, layout.picture_card.picture.colour)
+    cmyk = paint.is_cmyk(layout)
+    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
+    if key not in _prepared:
+        if len(_prepared) > 4096:            # bounded, for long-running processes
+            _prepared.clear()
+        drawing = copy.deepcopy(pictures_mod.drawing_of(picture.data, picture.name))
         drawing.initialFontName = font        # the renderer's starting state, else Helvetica
-        _prepare(drawing, font, cmyk)
+        _prepare(drawing, font, current, cmyk)
+        _prepared[key] = drawing
+    return _prepared[key]
+
+
+def draw_picture(c, picture, box, fit: str, font: str, layout):
+    """The picture in ``box`` (x, y, w, h): whole (``contain``) or filling the box,
+    cropped (``cover``); centred either way. SVG pictures stay vector; their
+    currentColor is the layout's ``picture_card.picture.colour``."""
+    x, y, w, h = box
+    cmyk = paint.is_cmyk(layout)
+    if picture.vector:
+        drawing = _drawing(picture, font, layout)
         pw, ph = drawing.width, drawing.height
     else:
         pw, ph = picture.pixels
@@ -85,7 +109,7 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         orientation_mark(c, card.mark.box, paint.colour(layout, card.mark.colour))
         if picture is None:
             return
-        draw_picture(c, picture, card.picture.box, card.picture.fit, fonts["label"], paint.is_cmyk(layout))
+        draw_picture(c, picture, card.picture.box, card.picture.fit, fonts["label"], layout)
         style = card.caption
         if style.show and picture.caption:
             font = fonts[style.font]

@@ -52,14 +52,15 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
     """The blocks of the rules sheet, in reading order."""
     rules = layout.rules
     ink = lambda name: paint.colour(layout, name)  # noqa: E731
-    title = Style(fonts[rules.title.font], rules.title.size, rules.title.size * 1.2, ink(rules.title.colour),
-                  space_after=6)
-    heading = Style(fonts[rules.heading.font], rules.heading.size, rules.heading.size * 1.25,
-                    ink(rules.heading.colour), space_before=6, space_after=2)
-    body = Style(fonts[rules.body.font], rules.body.size, rules.body.leading, ink(rules.body.colour), space_after=3)
-    bullet = Style(body.font, body.size, body.leading, body.colour, space_after=3, indent=8)
-    legend = Style(body.font, body.size, max(body.leading, rules.legend_symbol + 2), body.colour,
-                   space_after=2, indent=rules.legend_symbol * 1.6)
+
+    def style(spec, indent: float = 0.0) -> Style:
+        return Style(fonts[spec.font], spec.size, spec.leading, ink(spec.colour), spec.space_before,
+                     spec.space_after, indent)
+
+    title, heading, body = style(rules.title), style(rules.heading), style(rules.body)
+    bullet = style(rules.body, rules.bullet_indent)
+    legend = Style(body.font, body.size, max(body.leading, rules.legend_symbol + rules.legend.gap), body.colour,
+                   space_after=rules.legend.space_after, indent=rules.legend.indent)
     text = messages.rules
     variants = text.variants
 
@@ -117,12 +118,12 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSw
                 _footer(c, layout, fonts, footer, page_size)
                 c.showPage()
                 pages, slot = pages + 1, 0
-                if pages > 20:
+                if pages > rules.max_pages:
                     raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower "
                                       "rules.margin")
         left = margin + order[slot] * (col_w + gap)
         y -= style.leading
-        baseline = y + (style.leading - style.size) / 2 + 1
+        baseline = y + (style.leading - style.size) / 2 + rules.baseline_rise
         c.setFillColor(style.colour)
         if rtl:
             text_mod.draw_line(c, line, style.font, style.size, left + col_w - style.indent, baseline, "right")
@@ -132,11 +133,11 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSw
             bullet_x = left + col_w if rtl else left
             text_mod.draw_line(c, block.bullet, style.font, style.size, bullet_x, baseline, "right" if rtl else "left")
         if first and block.kind:
-            size = rules.legend_symbol
+            size, legend = rules.legend_symbol, rules.legend
             x = left + col_w - size if rtl else left
             fill, mark = paint.type_colours(layout, block.kind)
-            paint.fill_box(c, (x, y + 1, size, size), fill, size * 0.12)
-            paint.symbol(c, block.kind, x + size / 2, y + 1 + size / 2, size * 0.5, mark)
+            paint.fill_box(c, (x, y + legend.rise, size, size), fill, legend.radius)
+            paint.symbol(c, block.kind, x + size / 2, y + legend.rise + size / 2, size * legend.symbol, mark)
         if last:
             y -= style.space_after
     _footer(c, layout, fonts, footer, page_size)
@@ -147,5 +148,5 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, switches: RuleSw
 def _footer(c, layout, fonts, footer: str, page_size):
     rules = layout.rules
     c.setFillColor(paint.colour(layout, rules.body.colour))
-    text_mod.draw_line(c, footer, fonts[rules.body.font], rules.body.size * 0.8, page_size[0] / 2,
-                       rules.margin / 2, "centre")
+    text_mod.draw_line(c, footer, fonts[rules.body.font], rules.footer.size, page_size[0] / 2, rules.footer.y,
+                       "centre")

@@ -1,0 +1,128 @@
+"""What README promises of layouts: every size, colour, margin and font of what kitgen
+draws is data in layouts/. Here the pages that once had sizes in code -- game sheets,
+the calibration sheet, the proof, the rules sheet, --slug marks, SVG pictures -- are
+drawn with a layout that changes a value, and the drawing is seen to follow it."""
+
+import dataclasses
+import io
+
+import pytest
+
+from kitgen import build, editions, game, kitfile, layouts, messages, pictures, proof
+from kitgen.render import calibration, document, gamesheets, picturecards
+from kitgen.render.cards import card_spec
+from kitgen.render.pdf import new_canvas
+from kitgen.units import mm
+from raster import render_page
+from test_print import content_streams
+
+DPI = 72           # one pixel a point
+
+
+def layout_with(tmp_path, text: str):
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: default\n" + text)
+    return path
+
+
+def left_ink(image, threshold=200) -> int:
+    """The leftmost column of the page with anything dark on it."""
+    grey = image.convert("L").point(lambda v: 255 if v < threshold else 0)
+    return grey.getbbox()[0]
+
+
+def fonts_for(layout):
+    return build.register_fonts(layout)
+
+
+@pytest.mark.parametrize("margin", [12, 30])
+def test_game_boards_take_their_margin_from_the_layout(tmp_path, margin):
+    layout = layouts.load(layout_with(tmp_path, f"game_sheet:\n  margin: {margin}mm\n"))
+    games = game.deal("s", [f"WORD{i}" for i in range(40)], editions.WORDS, 1)
+    data = gamesheets.render(games, editions.WORDS, layout, fonts_for(layout), messages.load("en"),
+                             (mm(297), mm(210)), "t")
+    assert abs(left_ink(render_page(data, 0, DPI)) - mm(margin)) <= 1.5      # the first column's frame
+
+
+@pytest.mark.parametrize("arm", [40, 20])
+def test_the_calibration_cross_follows_the_layout(tmp_path, arm):
+    layout = layouts.load(layout_with(tmp_path, f"calibration:\n  cross: {{arm: {arm}mm}}\n"))
+    data = calibration.render((mm(210), mm(297)), layout, fonts_for(layout), messages.load("en"), "long")
+    front = render_page(data, 0, DPI)
+    row = front.crop((0, round(mm(148.5)) - 1, front.width, round(mm(148.5)) + 1))
+    assert abs(left_ink(row) - (mm(105) - mm(arm))) <= 1.5
+
+
+@pytest.mark.parametrize("margin", [12, 25])
+def test_the_rules_sheet_takes_its_margin_from_the_layout(tmp_path, margin):
+    kit = kitfile.load(keys=2)
+    kit = dataclasses.replace(kit, layout_name=str(layout_with(tmp_path, f"rules:\n  margin: {margin}mm\n")))
+    files, _ = build.build_files(kit)
+    rules = next(f for f in files if f.name == "rules.pdf")
+    assert abs(left_ink(render_page(rules.data, 0, DPI)) - mm(margin)) <= 1.5
+
+
+@pytest.mark.parametrize("margin", [15, 30])
+def test_the_proof_takes_its_margin_from_the_layout(tmp_path, margin):
+    kit = kitfile.load(keys=2)
+    kit = dataclasses.replace(kit, layout_name=str(layout_with(tmp_path, f"proof:\n  margin: {margin}mm\n")))
+    data = proof.render(proof.examine(kit))
+    assert abs(left_ink(render_page(data, 0, DPI)) - mm(margin)) <= 1.5
+
+
+def test_registration_marks_take_their_size_from_the_layout(tmp_path):
+    dpi = 300
+    for radius in (1.8, 3):
+        kit = kitfile.load(keys=12, print_options={"slug": True})
+        kit = dataclasses.replace(kit, layout_name=str(layout_with(tmp_path, f"marks:\n  registration: {radius}mm\n")))
+        files, manifest = build.build_files(kit)
+        page = render_page(next(f for f in files if f.name == "keys.pdf").data, 0, dpi).convert("L")
+        # the mark above the block of cards, over the middle of its top-left card
+        cards = [k["card"] for k in manifest["keys"] if k["page"] == 1]
+        first = max(cards, key=lambda r: (r[1], -r[0]))
+        x = (first[0] + first[2]) / 2 * dpi / 72
+        y = (manifest["files"][0]["page_size"][1] - max(r[3] for r in cards) - mm(3) - 2 * mm(radius)) * dpi / 72
+        column = [min(page.getpixel((round(x) + d, row)) for d in (-2, -1, 0, 1, 2)) < 160 for row in range(page.height)]
+        top = bottom = round(y)
+        while column[top - 1]:
+            top -= 1
+        while column[bottom + 1]:
+            bottom += 1
+        # the vertical arm of the cross reaches 1.4 radii either side of the centre
+        assert (bottom - top + 1) == pytest.approx(2.8 * mm(radius) * dpi / 72, abs=3)
+
+
+def icon_fills(layout) -> set[bytes]:
+    """The fill operators used to draw a built-in (Phosphor, currentColor) icon with this layout."""
+    icon = pictures.load("pictures-en").pictures[0]
+    assert icon.vector and b"currentColor" in icon.data
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (200, 200), fonts_for(layout), cmyk=layout.colour_mode == "cmyk")
+    picturecards.draw_picture(c, icon, (10, 10, 180, 180), "contain", fonts_for(layout)["label"], layout)
+    c.showPage()
+    c.save()
+    ops = set()
+    for stream in content_streams(buffer.getvalue()):
+        for line in stream.splitlines():
+            if line.endswith((b" rg", b" k")):
+                ops.add(line.strip())
+    return ops
+
+
+def test_svg_current_colour_is_the_layouts_picture_colour_in_rgb_and_cmyk(tmp_path):
+    # the icon's currentColor is the layout's ink, pure K in CMYK (not a conversion of an RGB grey)
+    assert icon_fills(layouts.load("default", ("cmyk",))) == {b"0 0 0 1 k"}
+    # the SVG's parse is shared: an RGB drawing after a CMYK one is RGB again (black: the renderer's start)
+    assert icon_fills(layouts.load("default")) == {b"0 0 0 rg", b".101961 .101961 .101961 rg"}
+    red = layout_with(tmp_path, "picture_card:\n  picture: {colour: red}\n")
+    assert b".776471 .184314 .184314 rg" in icon_fills(layouts.load(red))
+    assert b"0 .9 .85 .1 k" in icon_fills(layouts.load(red, ("cmyk",)))
+
+
+def test_base_layout_says_how_many_codename_cards_a_sheet_holds(default_layout):
+    base = (layouts.builtin_dir() / "base.yaml").read_text()
+    spec = card_spec(default_layout.codename_card)
+    a4 = document.sheet_grid(default_layout, spec, default_layout.paper.sizes.a4)
+    letter = document.sheet_grid(default_layout, spec, default_layout.paper.sizes.letter)
+    assert (a4.per_sheet, a4.rotated, letter.per_sheet, letter.rotated) == (16, True, 18, False)
+    assert "16 to a sheet on A4 (turned), 18 on Letter (upright)" in base
