@@ -25,13 +25,13 @@ class BuiltFile:
     pages: int
 
 
-def register_fonts(layout, report=None) -> dict[str, str]:
+def register_fonts(layout) -> dict[str, str]:
     """Each layout font role (word, label, ...) -> its registered reportlab name;
     each role's Arabic-script family is registered as that font's partner."""
     names = {}
     for role, spec in layout.fonts.items():
-        names[role] = fonts.register(spec.family, int(spec.weight), report).registered_name
-        fonts.set_partner(names[role], spec.arabic, int(spec.weight), report)
+        names[role] = fonts.register(spec.family, int(spec.weight)).registered_name
+        fonts.set_partner(names[role], spec.arabic, int(spec.weight))
     return names
 
 
@@ -118,7 +118,7 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     layout = load_layout(kit)
     size = page_size(layout, kit.paper, kit.origins.get("paper"))
     messages = messages_mod.load(kit.language)
-    font_names = register_fonts(layout, progress.note)
+    font_names = register_fonts(layout)
     kit_contents = contents.build(kit)
     picture_deck = isinstance(kit.deck, pictures.PictureDeck)
     if picture_deck:
@@ -201,7 +201,8 @@ def _library_versions() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     found = {}
-    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans"):
+    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans", "fontpkg-noto-sans-arabic",
+                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons"):
         try:
             found[name] = version(name)
         except PackageNotFoundError:

@@ -367,6 +367,10 @@ def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
     args = [a for a in args if a != "--debug"]
+    from . import fonts
+
+    # the first run on a machine cuts fonts (a few seconds, once): say so, terminal or not
+    fonts.set_announcer(lambda line: click.echo(f"kitgen: {line}", err=True))
     try:
         code = cli.main(args=args, prog_name="kitgen", standalone_mode=False)
         return sys.exit(code or 0)

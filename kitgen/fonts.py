@@ -66,13 +66,108 @@ def _default_weight(path: Path) -> int:
     return struct.unpack(">H", data[tables[b"OS/2"] + 4:tables[b"OS/2"] + 6])[0]
 
 
-def _static_instance(source: Path, weight: int, report) -> Path:
+# How an instance is cut. The cut must give the same bytes for the same font file and
+# fontTools version on any machine at any time (docs/design.md section 7):
+# - the source is read with recalcTimestamp=False, so head.modified stays the source's
+#   own (fontTools would stamp the time of the cut, and reportlab embeds the head table);
+# - the OpenType layout tables are dropped before instancing: reportlab draws glyphs by
+#   their cmap and advance widths and never reads GPOS, GSUB or GDEF (shaping is done
+#   before drawing), and instancing them was most of the time and memory of a cut
+#   (about 5 s and 150 MB of 6 s for Noto Sans) and not byte-stable between runs;
+# - glyphs no cmap entry reaches (directly or as a component) are emptied: without GSUB
+#   nothing can draw them.
+# Changing any of this changes the cut: bump CUT_RECIPE, which names the cached files.
+CUT_RECIPE = 2
+UNUSED_TABLES = ("GPOS", "GSUB", "GDEF")
+
+
+def _announce(line: str) -> None:
+    """Said once per process, before the first cut."""
+    global _announced
+    if not _announced and _announcer is not None:
+        _announced = True
+        _announcer(line)
+
+
+_announcer = None
+_announced = False
+
+
+def set_announcer(announce) -> None:
+    """``announce`` (a callable taking one line) hears, once per process, that fonts are being
+    prepared: the first build on a machine is slower, and should say why. The CLI sets it."""
+    global _announcer
+    _announcer = announce
+
+
+def _empty_unreachable_glyphs(font) -> None:
+    """Without GSUB, only the glyphs the cmap names, and the components of those, can ever be
+    drawn: the others (small caps, alternates, ligature pieces) are emptied, keeping every
+    glyph's number, so that instancing does not spend a third of its time on them."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
+
+    glyf, gvar = font["glyf"], font["gvar"]
+    keep = {font.getGlyphOrder()[0]}                  # .notdef
+    for table in font["cmap"].tables:
+        keep.update(table.cmap.values())
+    todo = list(keep)
+    while todo:
+        glyph = glyf[todo.pop()]
+        if glyph.isComposite():
+            for component in glyph.components:
+                if component.glyphName not in keep:
+                    keep.add(component.glyphName)
+                    todo.append(component.glyphName)
+    for name in font.getGlyphOrder():
+        if name not in keep:
+            glyf[name] = Glyph()
+            gvar.variations[name] = []
+
+
+def cut_instance(source: Path, weight: int) -> bytes:
+    """A static instance of the variable font ``source`` at ``weight``, renamed so it cannot be
+    mistaken for the regular face: the same bytes wherever and whenever it is cut."""
+    import io
+
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    font = TTFont(source, recalcTimestamp=False)
+    axes = {a.axisTag: (a.minValue, a.maxValue) for a in font["fvar"].axes}
+    low, high = axes["wght"]
+    if not low <= weight <= high:
+        raise KitgenError(f"{source.name} has weights {low:g}-{high:g}, not {weight}")
+    for tag in UNUSED_TABLES:
+        if tag in font:
+            del font[tag]
+    _empty_unreachable_glyphs(font)
+    location = {"wght": weight}
+    if "wdth" in axes:
+        location["wdth"] = 100
+    static = instancer.instantiateVariableFont(font, location, inplace=True)
+    name_table = static["name"]
+    family = name_table.getDebugName(1) or "Font"
+    ps_name = f"{family.replace(' ', '')}KG-W{weight}"
+    for record in list(name_table.names):
+        if record.nameID in (1, 3, 4, 6, 16, 17):
+            name_table.removeNames(nameID=record.nameID)
+    name_table.setName(f"{family} KG W{weight}", 1, 3, 1, 0x409)
+    name_table.setName(f"{family} KG W{weight}", 4, 3, 1, 0x409)
+    name_table.setName(ps_name, 6, 3, 1, 0x409)
+    name_table.setName(ps_name, 3, 3, 1, 0x409)
+    static["OS/2"].usWeightClass = weight
+    out = io.BytesIO()
+    static.save(out)
+    return out.getvalue()
+
+
+def _static_instance(source: Path, weight: int) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
     from importlib.metadata import version
 
-    # the cut depends on the source font and on fontTools: both name the cached file (and fontTools
-    # itself, slow to import, is imported only when a cut is needed)
-    digest = hashlib.sha256(source.read_bytes() + version("fonttools").encode()).hexdigest()[:12]
+    # the cut depends on the source font, on fontTools and on the recipe: all three name the
+    # cached file (and fontTools itself, slow to import, is imported only when a cut is needed)
+    digest = hashlib.sha256(source.read_bytes() + f"|{version('fonttools')}|{CUT_RECIPE}".encode()).hexdigest()[:12]
     name = f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
     target = cache_dir() / name
     if target.exists():
@@ -85,38 +180,14 @@ def _static_instance(source: Path, weight: int, report) -> Path:
         target = Path(tempfile.gettempdir()) / f"kitgen-fonts-{os.getuid()}" / name
         if target.exists():
             return target
-    if report:
-        report(f"preparing {source.stem.split('[')[0]} at weight {weight} (once; it is cached in {target.parent})")
-    from fontTools.ttLib import TTFont
-    from fontTools.varLib import instancer
-
-
-    font = TTFont(source)
-    axes = {a.axisTag: (a.minValue, a.maxValue) for a in font["fvar"].axes}
-    low, high = axes["wght"]
-    if not low <= weight <= high:
-        raise KitgenError(f"{source.name} has weights {low:g}-{high:g}, not {weight}")
-    location = {"wght": weight}
-    if "wdth" in axes:
-        location["wdth"] = 100
-    static = instancer.instantiateVariableFont(font, location)
-    name_table = static["name"]
-    family = name_table.getDebugName(1) or "Font"
-    ps_name = f"{family.replace(' ', '')}KG-W{weight}"
-    for record in list(name_table.names):
-        if record.nameID in (1, 3, 4, 6, 16, 17):
-            name_table.removeNames(nameID=record.nameID)
-    name_table.setName(f"{family} KG W{weight}", 1, 3, 1, 0x409)
-    name_table.setName(f"{family} KG W{weight}", 4, 3, 1, 0x409)
-    name_table.setName(ps_name, 6, 3, 1, 0x409)
-    name_table.setName(ps_name, 3, 3, 1, 0x409)
-    static["OS/2"].usWeightClass = weight
+    _announce(f"preparing fonts, once (they are kept in {target.parent})")
+    data = cut_instance(source, weight)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
     try:
-        static.save(tmp)
-        os.replace(tmp, target)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(tmp, target)       # whole or not at all, even with another kitgen cutting the same font
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -126,9 +197,8 @@ def _static_instance(source: Path, weight: int, report) -> Path:
 _registered: dict[tuple[str, int], FontFile] = {}
 
 
-def register(family: str, weight: int, report=None) -> FontFile:
-    """Register (once) a family at a weight with reportlab; returns its name there.
-    ``report`` (a callable taking a line of text) hears of slow first-time work."""
+def register(family: str, weight: int) -> FontFile:
+    """Register (once) a family at a weight with reportlab; returns its name there."""
     key = (family, int(weight))
     if key in _registered:
         return _registered[key]
@@ -137,7 +207,7 @@ def register(family: str, weight: int, report=None) -> FontFile:
 
     source, _ = _package_font(family)
     default = _default_weight(source)
-    path = source if int(weight) == default else _static_instance(source, int(weight), report)
+    path = source if int(weight) == default else _static_instance(source, int(weight))
     name = f"kg-{family}-{int(weight)}"
     pdfmetrics.registerFont(RLTTFont(name, str(path)))
     _registered[key] = FontFile(family, int(weight), path, name)
@@ -147,10 +217,10 @@ def register(family: str, weight: int, report=None) -> FontFile:
 _partners: dict[str, object] = {}
 
 
-def set_partner(font_name: str, family: str, weight: int, report=None) -> None:
+def set_partner(font_name: str, family: str, weight: int) -> None:
     """The family that draws Arabic-script text set in ``font_name``; registered
     when first needed (most kits never draw Arabic script)."""
-    _partners[font_name] = (family, int(weight), report)
+    _partners[font_name] = (family, int(weight))
 
 
 def partner(font_name: str) -> str | None:

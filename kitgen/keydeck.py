@@ -24,7 +24,7 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
                        duplex=duplex, language=language)
     layout = load_layout(kit)
     size = page_size(layout, kit.paper, kit.origins.get("paper"))
-    fonts = register_fonts(layout, progress.note)
+    fonts = register_fonts(layout)
     messages = messages_mod.load(kit.language)
     deck = keys_mod.generate(kit.seed, kit.edition, count)
     secret = kit_secret(kit.seed)
