@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kitgen import editions, keys, payload
-from kitgen.keys import Stream, generate, rotations
+from kitgen.keys import Stream, generate, kit_secret, rotations
 
 GOLDEN_WORDS_40 = [
     "KG1:GOLDEN:1/40:R:RRBRB/NBRBN/NBNNR/BRNAR/RBNBR:JKXLIQ",
@@ -147,3 +147,17 @@ def test_shuffle_gives_every_permutation_evenly():
 @settings(max_examples=200)
 def test_below_stays_in_range(n):
     assert 0 <= Stream(b"k", "range").below(n) < n
+
+
+def test_with_an_odd_count_the_seed_decides_which_team_has_the_extra_key():
+    """README and docs/design.md section 3: the first draw of the 'first' stream gives the extra
+    key to red (0) or blue (1); neither team is favoured over seeds."""
+    extra = {}
+    for i in range(24):
+        seed = f"odd {i}"
+        counts = Counter(k.starting_team for k in generate(seed, editions.WORDS, 41))
+        assert sorted(counts.values()) == [20, 21]
+        extra[seed] = max(counts, key=counts.get)
+        draw = Stream(kit_secret(seed), "keys/v1/words/41/first").below(2)
+        assert extra[seed] == ("R" if draw == 0 else "B")
+    assert set(extra.values()) == {"R", "B"}

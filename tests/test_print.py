@@ -163,6 +163,20 @@ def test_keys_in_volumes(tmp_path):
     assert json.loads((target / "manifest.json").read_text())["options"]["keys"] == 30
 
 
+def test_key_numbers_are_padded_to_the_deck_not_the_volume(tmp_path):
+    from kitgen import keydeck
+
+    target, files, _ = keydeck.build(100, "words", "pad", tmp_path, None, None, None, volume_pages=2)
+    assert len(files) == 9                            # 12 keys a volume; the last holds 97-100
+
+    def numbers(name):
+        text = pdfium.PdfDocument(str(target / name))[0].get_textpage().get_text_range()
+        return set(re.findall(r"\b\d+/100\b", text))
+
+    assert numbers("keys-001.pdf") == {f"{n:03d}/100" for n in range(1, 13)}
+    assert numbers("keys-009.pdf") == {"097/100", "098/100", "099/100", "100/100"}
+
+
 def test_png_defaults_to_300_dpi():
     from kitgen.cli import cli
 

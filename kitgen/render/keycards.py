@@ -24,7 +24,6 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
     cells = cell_boxes(layout, edition.rows, edition.cols)
     ink = {name: paint.colour(layout, name) for name in layout.colours}
     team_colour = {k: paint.type_colours(layout, k) for k in "RBNA"}
-    digits = len(str(len(keys)))
 
     def lights(c, team: str):
         fill, mark = team_colour[team]
@@ -55,7 +54,8 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
             paint.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
-        number = messages.labels.key_number.format(n=str(key.number).zfill(digits), total=key.total)
+        # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
+        number = messages.labels.key_number.format(n=str(key.number).zfill(len(str(key.total))), total=key.total)
         for style, shown in ((card.number, number), (card.kit_id, kit_id.upper())):
             font = fonts[style.font]
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
