@@ -1,0 +1,46 @@
+"""CI proves what it claims: .ci/run runs README's test command exactly, and fails --
+it does not skip the extraction tests -- when pdftotext cannot be had."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+SCRIPT = (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_runs_the_readme_test_command_exactly():
+    command = re.search(r"pip install -e '\.\[test\]' && python -m pytest[^\n`]*", README).group(0)
+    assert SCRIPT.rstrip().splitlines()[-1] == command
+
+
+def test_ci_fails_when_pdftotext_is_missing_and_cannot_be_installed(tmp_path):
+    """A PATH with no pdftotext, an apt-get that fails, and a pip that would leave a mark if
+    reached: .ci/run must stop with an error before installing or testing anything."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("dirname",):
+        os.symlink(shutil.which(tool), bin_dir / tool)
+    (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
+    (bin_dir / "pip").write_text(f"#!/bin/sh\ntouch {tmp_path}/pip-ran\n")
+    for fake in ("apt-get", "pip"):
+        (bin_dir / fake).chmod(0o755)
+    result = subprocess.run([shutil.which("bash"), str(ROOT / ".ci" / "run")], env={"PATH": str(bin_dir)},
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "pdftotext is missing and poppler-utils could not be installed" in result.stderr
+    assert not (tmp_path / "pip-ran").exists()
+
+
+def test_ci_treats_a_skip_as_a_failure(tmp_path):
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_skip.py").write_text("import pytest\n\ndef test_x():\n    pytest.skip('no tool')\n")
+    base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)]
+    outside = subprocess.run(base, cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "CI": ""})
+    inside = subprocess.run(base, cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "CI": "true"})
+    assert outside.returncode == 0 and "1 skipped" in outside.stdout
+    assert inside.returncode == 1 and "skipped under CI=true" in inside.stdout
