@@ -57,14 +57,27 @@ def read_text(path: Path) -> str:
     return text
 
 
+MAX_DEPTH = 100          # kitgen's own files nest a handful of levels
+
+
 def load(path: Path) -> tuple[object, dict]:
     """Load one YAML document with the safe loader; returns (data, key-path -> line)."""
     text = read_text(path)
     try:
+        depth = 0
         for event in yaml.parse(text, Loader=Loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise KitgenError("YAML anchors and aliases (&name, *name) are not allowed; write the values out",
                                   source=str(path), line=event.start_mark.line + 1)
+            # counted here, from the parser's events: the composer below recurses in C, and a few
+            # ten thousand levels crash the process before Python could catch a RecursionError
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise KitgenError(f"YAML nested more than {MAX_DEPTH} levels deep: too deep to be a kitgen file",
+                                      source=str(path), line=event.start_mark.line + 1)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
         loader = Loader(text)
         try:
             node = loader.get_single_node()

@@ -130,9 +130,26 @@ def test_a_file_too_large_to_be_a_deck(tmp_path):
 
 def test_deeply_nested_yaml(tmp_path):
     path = write(tmp_path / "deep.yaml", b"words: " + b"[" * 5000 + b"]" * 5000)
-    with pytest.raises(KitgenError) as info:
+    with pytest.raises(KitgenError, match="deep.yaml:1: YAML nested more than 100 levels deep") as info:
         decks.load(path)
     one_line(info.value)
+
+
+@pytest.mark.parametrize("text", [b"[" * 50_000 + b"]" * 50_000,
+                                  b"".join(b"  " * i + b"a:\n" for i in range(3000)) + b"  " * 3000 + b"b\n"],
+                         ids=["sequences", "mappings"])
+def test_yaml_nested_beyond_what_the_c_parser_survives_is_refused_not_a_crash(tmp_path, text):
+    """50,000 levels crashed the process (exit 139) inside libyaml's composer: the depth is now
+    counted from the parser's events, before anything is composed."""
+    write(tmp_path / "deep.yaml", text)
+    for command in (["build", "deep.yaml", "--out", "out"], ["deck", "check", "deep.yaml"]):
+        result = subprocess.run([sys.executable, "-m", "kitgen", *command], cwd=tmp_path, capture_output=True,
+                                text=True)
+        assert result.returncode == 2, result.stderr
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("kitgen: error: deep.yaml:"), result.stderr
+        assert lines[0].endswith("YAML nested more than 100 levels deep: too deep to be a kitgen file")
+    assert not (tmp_path / "out").exists()
 
 
 def test_huge_svg_is_refused(tmp_path):
