@@ -1,4 +1,4 @@
-"""Kit files (DESIGN 3.3): YAML naming an edition, deck, layout, language, seed
+"""Kit files (docs/design.md §2.1): YAML naming an edition, deck, layout, language, seed
 and options. The built-in kits are such files."""
 
 import importlib.resources
@@ -11,7 +11,7 @@ from .errors import KitgenError
 from .model import Kit, RuleSwitches
 from .render.sheet import DUPLEX_MODES
 
-KIT_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,15}$")
+KIT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}")
 KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "cards", "paper", "duplex", "rules"}
 RULE_KEYS = {"plus_one", "zero_clue", "unlimited_clue", "invalid_clue_penalty", "restrictions"}
 PLUS_ONE = ("standard", "earned", "none")
@@ -93,7 +93,7 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
                 fail(err.message, "deck")
             raise
     kit_id = slug(Path(deck).stem) if from_deck else (text("id") or slug(path.stem))
-    if not KIT_ID.match(kit_id):
+    if not KIT_ID.fullmatch(kit_id):
         fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")
     known = messages.languages()
     if language is not None and language not in known:

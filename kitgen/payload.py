@@ -1,4 +1,4 @@
-"""The QR payload of a key card, version 1 (DESIGN 5.3):
+"""The QR payload of a key card, version 1 (docs/design.md §4):
 
     KG1:<KIT>:<N>/<TOTAL>:<FIRST>:<ROW>/<ROW>/...:<CHK>
 """
@@ -15,7 +15,7 @@ from .errors import KitgenError
 from .keys import KeyCard
 
 PREFIX = "KG1"
-KIT_ID = re.compile(r"^[A-Z0-9-]{1,16}$")
+KIT_ID = re.compile(r"[A-Z0-9-]{1,16}")     # fullmatch: "$" would let a final newline in
 
 
 def check_code(secret: bytes, body: str) -> str:
@@ -27,7 +27,7 @@ def check_code(secret: bytes, body: str) -> str:
 def encode(kit_id: str, key: KeyCard, secret: bytes) -> str:
     """The payload text for one key card of the kit ``kit_id``."""
     kit = kit_id.upper()
-    if not KIT_ID.match(kit):
+    if not KIT_ID.fullmatch(kit):
         raise KitgenError(f"kit id {kit_id!r} cannot go in a QR payload: use 1-16 letters, digits or '-'")
     body = f"{PREFIX}:{kit}:{key.number}/{key.total}:{key.starting_team}:{'/'.join(key.grid)}"
     return f"{body}:{check_code(secret, body)}"
@@ -69,7 +69,7 @@ def decode(text: str) -> Payload:
     if len(fields) != 6:
         bad(f"it has {len(fields)} fields separated by ':', not 6 (KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
     _, kit, numbers, first, rows, chk = fields
-    if not KIT_ID.match(kit):
+    if not KIT_ID.fullmatch(kit):
         bad(f"kit id {kit[:20]!r} is not 1-16 of A-Z, 0-9 and '-'")
     match = re.fullmatch(r"([1-9][0-9]{0,5})/([1-9][0-9]{0,5})", numbers)
     if not match:

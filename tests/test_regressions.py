@@ -137,3 +137,14 @@ def test_unknown_paper_in_a_kit_file_names_its_line(tmp_path):
     kit = write(tmp_path / "kit.yaml", "id: k\ndeck: w.txt\nseed: s\npaper: a3\n")
     with pytest.raises(KitgenError, match=r"kit\.yaml:4: unknown paper 'a3'"):
         build.build_files(kitfile.load(kit))
+
+
+def test_a_kit_id_or_payload_kit_with_a_final_newline_is_refused_not_a_crash(tmp_path):
+    """'$' matches before a final newline: id "abc\\n" passed the check and crashed the QR encoder."""
+    from kitgen import payload
+
+    kit = write(tmp_path / "kit.yaml", 'id: "abc\\n"\ndeck: classic-en\n')
+    with pytest.raises(KitgenError, match="kit id 'abc\\\\n' must be"):
+        kitfile.load(kit)
+    with pytest.raises(KitgenError, match="kit id 'ABC\\\\n' is not"):
+        payload.decode("KG1:ABC\n:1/40:R:RRRRR/RRRRB/BBBBB/BBBNN/NNNNA:AAAAAA")
