@@ -253,3 +253,29 @@ def test_svg_internal_references_are_fine():
     svg = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
            b'height="10"><defs><rect id="r" width="5" height="5"/></defs><use xlink:href="#r"/></svg>')
     assert pictures.read_picture("ok.svg", svg, True).vector
+
+
+def test_transparent_parts_of_a_png_print_as_paper_in_cmyk(tmp_path):
+    """PIL turns a transparent pixel into 100 % C, M and Y: a CMYK picture has no mask, so
+    transparency is made paper first (found in review: transparent backgrounds printed black)."""
+    from kitgen import layouts
+    from kitgen.render import picturecards
+    from kitgen.render.pdf import new_canvas
+
+    image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
+    image.paste((200, 30, 30, 255), (30, 30, 70, 70))
+    data = io.BytesIO()
+    image.save(data, "PNG")
+    picture = pictures.read_picture("t.png", data.getvalue(), False)
+    for overlays in ((), ("cmyk",)):
+        layout = layouts.load("default", overlays)
+        fonts = build.register_fonts(layout)
+        out = io.BytesIO()
+        c = new_canvas(out, (100, 100), fonts, cmyk=bool(overlays))
+        picturecards.draw_picture(c, picture, (0, 0, 100, 100), "contain", fonts["label"], layout)
+        c.showPage()
+        c.save()
+        page = render_page(out.getvalue(), 0, 72)
+        assert min(page.getpixel((5, 5))) > 240, overlays            # the transparent corner: paper
+        red, green, _ = page.getpixel((50, 50))
+        assert red > 150 and green < 100, overlays                    # the opaque square: red

@@ -78,9 +78,20 @@ def draw_picture(c, picture, box, fit: str, font: str, layout):
 
         image = Image.open(io.BytesIO(picture.data))
         if cmyk:
-            image = image.convert("CMYK")
+            image = _to_cmyk(image)
         c.drawImage(ImageReader(image), left, bottom, dw, dh, mask=None if cmyk else "auto")
     c.restoreState()
+
+
+def _to_cmyk(image):
+    """A raster picture in CMYK, its transparent parts made paper: PIL turns a transparent
+    pixel (0, 0, 0, 0) into 100 % cyan, magenta and yellow, and a CMYK image has no mask."""
+    from PIL import Image
+
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        image = Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba).convert("RGB")
+    return image.convert("CMYK")
 
 
 def orientation_mark(c, box, fill):
