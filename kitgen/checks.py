@@ -90,7 +90,7 @@ class KeyDeckReport:
 
 
 def key_deck(deck: list, edition: Edition) -> KeyDeckReport:
-    """The properties of DESIGN 5.1, measured on a generated deck."""
+    """The properties of docs/design.md §3.3, measured on a generated deck."""
     per_cell = {kind: [0] * edition.cells for kind in "RBNA"}
     report = KeyDeckReport(len(deck), edition.cells, edition.rows, edition.cols,
                            Counter(k.starting_team for k in deck), per_cell)

@@ -1,4 +1,4 @@
-"""Word decks: YAML, plain text or CSV, loaded and checked (DESIGN 3.1)."""
+"""Word decks: YAML, plain text or CSV, loaded and checked (docs/design.md §9.3)."""
 
 import csv
 import importlib.resources

@@ -1,4 +1,4 @@
-"""Game facts of each edition (DESIGN 1). Everything else reads them from here."""
+"""Game facts of each edition (docs/design.md §1). Everything else reads them from here."""
 
 from dataclasses import dataclass
 
@@ -15,7 +15,6 @@ class Edition:
     rotations: int          # valid orientations of a key in its stand: 4 (square) or 2 (180 degrees)
     light_edges: int        # edges that carry the starting-team lights
     default_keys: int
-    default_cards: int
     default_layout: str     # the built-in layout drawn for this edition
 
     @property
@@ -33,9 +32,9 @@ class Edition:
         }
 
 
-WORDS = Edition("words", 5, 5, 9, 8, 7, 1, rotations=4, light_edges=4, default_keys=40, default_cards=200,
+WORDS = Edition("words", 5, 5, 9, 8, 7, 1, rotations=4, light_edges=4, default_keys=40,
                 default_layout="default")
-PICTURES = Edition("pictures", 4, 5, 8, 7, 4, 1, rotations=2, light_edges=2, default_keys=60, default_cards=140,
+PICTURES = Edition("pictures", 4, 5, 8, 7, 4, 1, rotations=2, light_edges=2, default_keys=60,
                    default_layout="pictures")
 
 EDITIONS = {e.name: e for e in (WORDS, PICTURES)}

@@ -67,7 +67,7 @@ def _default_weight(path: Path) -> int:
 
 
 # How an instance is cut. The cut must give the same bytes for the same font file and
-# fontTools version on any machine at any time (docs/design.md section 7):
+# fontTools version on any machine at any time (docs/design.md §7.4):
 # - the source is read with recalcTimestamp=False, so head.modified stays the source's
 #   own (fontTools would stamp the time of the cut, and reportlab embeds the head table);
 # - the OpenType layout tables are dropped before instancing: reportlab draws glyphs by

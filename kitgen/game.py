@@ -1,4 +1,4 @@
-"""Single games for a lesson or an online host (DESIGN 1, 2): boards dealt from a
+"""Single games for a lesson or an online host (docs/design.md §3.5): boards dealt from a
 deck, each with its own key, as plain data.
 
 A game is named by a public code. The code, the board and the key all come
@@ -48,7 +48,9 @@ def game_key(seed: str, code: str, edition: Edition) -> KeyCard:
 
 def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
     """``count`` games from ``items`` (words or pictures). No item appears twice in
-    a game; consecutive games use every item once before any comes back."""
+    a game. Items are dealt from the whole deck shuffled afresh each round, so the
+    first games of a run use every item once before any comes back; an item already
+    on the board being dealt when a round begins is passed over in that round."""
     items = list(items)
     cells = edition.cells
     if len(items) < cells:

@@ -1,4 +1,4 @@
-"""Key-deck generation, algorithm version 1 (DESIGN 5.1).
+"""Key-deck generation, algorithm version 1 (docs/design.md §3).
 
 The deck depends only on the seed, the edition and the number of keys, through
 HMAC-SHA256 -- never on Python's ``random`` module -- so it is the same on any
@@ -35,7 +35,8 @@ def kit_secret(seed: str) -> bytes:
 
 
 class Stream:
-    """A deterministic stream of unbiased integers: HMAC-SHA256(secret, label || counter)."""
+    """A deterministic stream of unbiased integers from the blocks
+    HMAC-SHA256(secret, UTF-8(label) || "/" || counter as 8 bytes, big-endian)."""
 
     def __init__(self, secret: bytes, label: str):
         self._secret = secret

@@ -8,7 +8,7 @@ from .keys import KeyCard
 
 @dataclass(frozen=True)
 class RuleSwitches:
-    """House-rule variants the rules sheet states (DESIGN 1)."""
+    """House-rule variants the rules sheet states (docs/design.md §1)."""
 
     plus_one: str = "standard"          # standard | earned | none
     zero_clue: bool = True

@@ -1,4 +1,4 @@
-"""Picture decks (DESIGN 3.1): a folder of PNG, JPEG and SVG files, or a YAML
+"""Picture decks (docs/design.md §2.1, §9.3): a folder of PNG, JPEG and SVG files, or a YAML
 file listing pictures (files beside it, or icons from an installed icon set)
 with optional captions. Every picture is opened and checked before anything
 is drawn."""

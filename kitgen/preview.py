@@ -7,8 +7,6 @@ from pathlib import Path
 
 from .errors import KitgenError
 
-MAX_DPI = 600
-
 
 def parse_pages(spec: str, count: int) -> list[int]:
     """``"1,3-5"`` -> [1, 3, 4, 5]; ``"all"`` -> every page. Pages are 1-based."""

@@ -1,4 +1,4 @@
-"""A publisher's proof of a kit: every check, with pictures (DESIGN 2).
+"""A publisher's proof of a kit: every check, with pictures (docs/design.md §2).
 
 The proof PDF holds a summary of every check; each word at its chosen size
 next to the minimum, longest first; the glyph coverage of words and labels;

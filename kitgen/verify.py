@@ -1,5 +1,5 @@
 """Checking key cards: a payload, an image (scan or photo of a flat card or
-sheet) or a kitgen PDF (DESIGN 5.3).
+sheet) or a kitgen PDF (docs/design.md §5).
 
 Without the seed a payload is checked for structure. With the seed (or the
 kit's manifest) it must be exactly key N of that kit. On an image or PDF the

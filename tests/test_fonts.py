@@ -1,5 +1,5 @@
 """Fonts cut from variable fonts: the same bytes on every machine and at any time,
-said once on stderr, and never the user's own cache in tests (docs/design.md section 7)."""
+said once on stderr, and never the user's own cache in tests (docs/design.md §7.4)."""
 
 import hashlib
 import os

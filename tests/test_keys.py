@@ -1,4 +1,4 @@
-"""The key deck (DESIGN 5.1): split, balance, uniqueness under rotation, assassin
+"""The key deck (docs/design.md §3): split, balance, uniqueness under rotation, assassin
 spread, unbiased shuffles, and golden keys that pin algorithm version 1."""
 
 import base64
@@ -150,7 +150,7 @@ def test_below_stays_in_range(n):
 
 
 def test_with_an_odd_count_the_seed_decides_which_team_has_the_extra_key():
-    """README and docs/design.md section 3: the first draw of the 'first' stream gives the extra
+    """README and docs/design.md §3.3: the first draw of the 'first' stream gives the extra
     key to red (0) or blue (1); neither team is favoured over seeds."""
     extra = {}
     for i in range(24):

@@ -1,4 +1,4 @@
-"""QR payload version 1 (DESIGN 5.3): encoding, decoding, structural checks."""
+"""QR payload version 1 (docs/design.md §4): encoding, decoding, structural checks."""
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -1,5 +1,5 @@
 """Every PDF kitgen writes starts here: a reportlab canvas that gives the same bytes
-for the same drawing on any machine (docs/design.md section 7).
+for the same drawing on any machine (docs/design.md §8.4).
 
 reportlab's invariant mode fixes the document's date and ID, except that it takes
 the date from SOURCE_DATE_EPOCH when that is set; kitgen's output does not depend
