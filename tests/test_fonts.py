@@ -4,6 +4,7 @@ said once on stderr, and never the user's own cache in tests (docs/design.md §7
 import hashlib
 import os
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -12,11 +13,14 @@ from fontTools.ttLib import TTFont
 from kitgen import fonts
 
 
-def _kit(out: Path, cache: Path, epoch: int) -> subprocess.CompletedProcess:
+def _kit(out: Path, cache: Path, epoch: int | None) -> subprocess.CompletedProcess:
     """``kitgen build`` in a fresh process with its own font cache. SOURCE_DATE_EPOCH is the
-    clock fontTools stamps a font with when it recalculates head.modified: two epochs are two
-    machines cutting at different times."""
-    env = dict(os.environ, KITGEN_CACHE=str(cache), SOURCE_DATE_EPOCH=str(epoch))
+    clock fontTools stamps a font with when it recalculates head.modified, and the date
+    reportlab writes even in invariant mode: two epochs are two machines at different times."""
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    env["KITGEN_CACHE"] = str(cache)
+    if epoch is not None:
+        env["SOURCE_DATE_EPOCH"] = str(epoch)
     return subprocess.run([sys.executable, "-m", "kitgen", "build", "--out", str(out)], env=env,
                           capture_output=True, text=True, check=True)
 
@@ -37,7 +41,7 @@ def test_two_fresh_caches_give_the_same_bytes_and_say_so_once(tmp_path):
     # stderr is a pipe here, not a terminal: the cold build still says, in one line, why it is slow
     for run, cache in ((first, "cache-one"), (second, "cache-two")):
         assert run.stderr.splitlines() == [f"kitgen: preparing fonts, once (they are kept in {tmp_path / cache}/fonts)"]
-    warm = _kit(tmp_path / "one", tmp_path / "cache-one", 1_000_000_000)
+    warm = _kit(tmp_path / "one", tmp_path / "cache-one", None)
     assert warm.stderr == ""
     assert _hashes(tmp_path / "one" / "classic-en") == one
 
@@ -81,3 +85,32 @@ def test_the_cache_file_is_named_by_font_library_and_recipe(monkeypatch):
     monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"new recipe")
     renamed = fonts._static_instance(_source(), 700)
     assert renamed != path and renamed.read_bytes() == b"new recipe"
+
+
+def test_a_new_fonttools_names_a_new_cut(monkeypatch):
+    import importlib.metadata
+
+    path = fonts._static_instance(_source(), 700)
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "99.0" if name == "fonttools" else real(name))
+    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"cut by another fontTools")
+    assert fonts._static_instance(_source(), 700) != path
+
+
+def test_a_fallback_cache_others_could_write_is_not_trusted(tmp_path, monkeypatch):
+    """When the cache cannot be written, cuts go to the temporary folder: a font planted in a
+    folder there that others may write to is never used."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("KITGEN_CACHE", str(blocked))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"our own cut")
+    shared = tmp_path / f"kitgen-fonts-{os.getuid()}"
+    shared.mkdir()
+    shared.chmod(0o777)
+    first = fonts._static_instance(_source(), 700)
+    assert first.parent != shared and first.read_bytes() == b"our own cut"
+    (shared / first.name).write_bytes(b"planted")
+    assert fonts._static_instance(_source(), 700).read_bytes() == b"our own cut"
+    shared.chmod(0o700)                                          # a private folder of ours is used
+    assert fonts._static_instance(_source(), 700).parent == shared

@@ -1,14 +1,31 @@
 """Every PDF kitgen writes starts here: a reportlab canvas that gives the same bytes
 for the same drawing on any machine (docs/design.md §8.4).
 
-reportlab's invariant mode fixes the document's date and ID, except that it takes
-the date from SOURCE_DATE_EPOCH when that is set; kitgen's output does not depend
-on the time at all, so the variable is kept away from the canvas and the date is
-always invariant mode's own (2000-01-01)."""
+reportlab's invariant mode fixes the document's date (2000-01-01) and derives its
+ID from the content, except that it takes the date from SOURCE_DATE_EPOCH when
+that is set. kitgen's output does not depend on the time at all, so the canvas's
+timestamp is put back to invariant mode's own, whatever the environment says
+(without touching the environment, which other threads may be reading)."""
 
-import os
+import hashlib
+import time
 
 from .. import __version__
+
+INVARIANT_TIME = 946684800.0        # reportlab's invariant date: 2000-01-01 00:00:00 UTC
+
+
+def _invariant_timestamp(doc) -> None:
+    """The timestamp and ID seed reportlab's invariant mode gives when SOURCE_DATE_EPOCH is unset."""
+    stamp = doc._timeStamp
+    if stamp.t == INVARIANT_TIME:
+        return
+    stamp.t = INVARIANT_TIME
+    stamp.lt = time.gmtime(INVARIANT_TIME)
+    stamp.YMDhms = tuple(stamp.lt)[:6]
+    stamp.dhh = stamp.dmm = 0
+    stamp.tzname = "UTC"
+    doc.signature = hashlib.md5(b"a reportlab document" + ascii(INVARIANT_TIME).encode(), usedforsecurity=False)
 
 
 def new_canvas(buffer, page_size, fonts: dict[str, str], *, title: str | None = None, font_size: float = 10,
@@ -17,14 +34,10 @@ def new_canvas(buffer, page_size, fonts: dict[str, str], *, title: str | None = 
     Helvetica leaks in), CMYK enforced when asked, and 'do not scale' for a printed document."""
     from reportlab.pdfgen import canvas
 
-    epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
-    try:
-        c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
-                          initialFontName=fonts["label"], initialFontSize=font_size,
-                          enforceColorSpace="cmyk" if cmyk else None)
-    finally:
-        if epoch is not None:
-            os.environ["SOURCE_DATE_EPOCH"] = epoch
+    c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
+                      initialFontName=fonts["label"], initialFontSize=font_size,
+                      enforceColorSpace="cmyk" if cmyk else None)
+    _invariant_timestamp(c._doc)
     if title is not None:
         c.setTitle(title)
     c.setCreator(f"kitgen {__version__}")
