@@ -7,6 +7,7 @@ open maps: new names may be added, each shaped like the base's first entry.
 """
 
 import importlib.resources
+import math
 import re
 from pathlib import Path
 
@@ -108,7 +109,7 @@ class _Checker:
             if leaf == "rgb" and not HEX_COLOUR.match(value):
                 self.fail(path, f"{dotted}: {value!r} is not a colour; write #RRGGBB, e.g. #C62F2F")
         elif isinstance(schema, (int, float)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 self.fail(path, f"{dotted} must be a number, like {schema!r}")
             if value < 0:
                 self.fail(path, f"{dotted} must not be negative")
@@ -239,6 +240,20 @@ def _check_geometry(layout: Node, source: Path):
         fail("rules.columns must be a whole number, 1 or more")
     if 2 * rules.margin + (rules.columns - 1) * rules.column_gap >= smallest - units.mm(40):
         fail("rules.margin and column_gap leave no room for the rules text on the paper")
+    for name in ("title", "heading", "body"):
+        if rules[name].leading < rules[name].size:
+            fail(f"rules.{name}.leading ({rules[name].leading:g}pt) is less than its size ({rules[name].size:g}pt): "
+                 "lines would overlap; raise the leading")
+    if rules.legend.indent < rules.legend_symbol:
+        fail("rules.legend.indent is less than rules.legend_symbol: the symbols would cover the legend's text")
+    if not 0 < rules.legend.symbol <= 1 or rules.legend.radius > rules.legend_symbol / 2:
+        fail("rules.legend.symbol is the symbol's share of its cell (above 0, at most 1), and rules.legend.radius "
+             "at most half of rules.legend_symbol")
+    if rules.footer.y + rules.footer.size > rules.margin:
+        fail("rules.footer must sit inside rules.margin: lower footer.y or footer.size, or raise the margin")
+    proof = layout.proof
+    if 2 * proof.margin + units.mm(40) >= smallest:
+        fail("proof.margin leaves no room for the proof on the paper")
     if int(rules.max_pages) != rules.max_pages or rules.max_pages < 1:
         fail("rules.max_pages must be a whole number, 1 or more")
     if not 0 < layout.game_sheet.key.max_scale <= 10:

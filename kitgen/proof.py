@@ -204,6 +204,9 @@ def _words(sheet: Sheet):
                        f"at {style.min_size:g}pt or lacks glyphs", "small")
             heading = False
         rows = int((sheet.y - margin - 6) // row_h)
+        if rows < 1 or box_w > sheet.width - 2 * margin:     # no word would ever be placed: a new page forever
+            raise KitgenError(f"the paper ({kit_paper(proof)}) leaves no room for a word box of the proof inside "
+                              "proof.margin; use larger paper or a smaller proof.margin")
         top = sheet.y - 6
         for slot in range(rows * columns):
             if index >= len(proof.fits):
@@ -226,6 +229,11 @@ def _words(sheet: Sheet):
                 caption = fit.word.encode("ascii", "replace").decode() + " · " + caption
             sheet.c.drawString(x, y - 8, caption[:70])
         sheet.y = margin
+
+
+def kit_paper(proof) -> str:
+    width, height = proof.prepared.page_size
+    return f"{width / 72 * 25.4:.0f} x {height / 72 * 25.4:.0f} mm"
 
 
 def _glyphs(sheet: Sheet):
