@@ -117,31 +117,49 @@ def _external_reference(data: bytes) -> str | None:
 
 
 _drawings: dict = {}
-CURRENT_COLOUR = "#FE01FD"      # an SVG's currentColor, until drawing gives it the layout's colour
+# Colours that stand in for an SVG's currentColor until drawing gives it the layout's colour;
+# the first that the SVG does not itself use is taken, so no colour of its own is mistaken for it.
+STAND_INS = ("#FE01FD", "#01FE02", "#FD02FE", "#02FD01")
 
 
-def drawing_of(data: bytes, where: str = "SVG"):
-    """The SVG as a reportlab Drawing (cached by content, never changed: drawing works on
-    copies); KitgenError if it does not parse."""
+def _stand_in(text: str) -> str:
+    lowered = text.lower()
+    for colour in STAND_INS:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        if colour.lower() not in lowered and f"rgb({r}," not in lowered.replace(" ", ""):
+            return colour
+    raise KitgenError("uses every colour kitgen could stand in for its currentColor; change one of them",
+                      source="SVG")
+
+
+def parsed_svg(data: bytes, where: str = "SVG"):
+    """(drawing, stand-in): the SVG as a reportlab Drawing, its currentColor drawn in the
+    stand-in colour (cached by content, never changed: drawing works on copies, and
+    kitgen/render/picturecards.py gives currentColor the layout's picture colour).
+    KitgenError if it does not parse."""
     key = hashlib.sha256(data).digest()
     if key not in _drawings:
         import logging
 
         from svglib.svglib import svg2rlg
 
-        # currentColor becomes a stand-in colour, which drawing replaces with the layout's
-        # picture colour (kitgen/render/picturecards.py): the parse is shared by every layout
-        text = data.decode("utf-8", errors="replace").replace("currentColor", CURRENT_COLOUR)
+        text = data.decode("utf-8", errors="replace")
+        stand_in = _stand_in(text)
         logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
-            drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
+            drawing = svg2rlg(io.BytesIO(text.replace("currentColor", stand_in).encode("utf-8")))
         except Exception:       # svglib raises many kinds on broken input
             drawing = None
         if drawing is None or not drawing.width or not drawing.height:
             raise KitgenError("is not an SVG picture that can be read; check that it opens in a browser",
                               source=where)
-        _drawings[key] = drawing
+        _drawings[key] = (drawing, stand_in)
     return _drawings[key]
+
+
+def drawing_of(data: bytes, where: str = "SVG"):
+    """The SVG as a reportlab Drawing; KitgenError if it does not parse."""
+    return parsed_svg(data, where)[0]
 
 
 def _from_folder(folder: Path) -> tuple[list[Picture], list[str]]:

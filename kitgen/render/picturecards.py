@@ -11,24 +11,25 @@ from . import paint, text
 from .cards import CardSet, card_spec
 
 
-def _prepare(node, font: str, current, cmyk: bool):
+def _prepare(node, font: str, stand_in: str, current, cmyk: bool):
     """Every font an SVG asks for becomes ours (embedded; no base-14 font leaks in);
-    its currentColor becomes ``current``; in CMYK mode every other colour becomes CMYK."""
+    its currentColor (drawn in ``stand_in``) becomes ``current``, keeping any opacity;
+    in CMYK mode every other colour becomes CMYK."""
     if hasattr(node, "fontName"):
         node.fontName = font
     for attr in ("fillColor", "strokeColor"):
         value = getattr(node, attr, None)
         if value is None or not hasattr(value, "red"):
             continue
-        if value.hexval() == _STAND_IN:
-            setattr(node, attr, current)
+        if value.hexval() == stand_in:
+            alpha = getattr(value, "alpha", 1)
+            setattr(node, attr, current if alpha == 1 else current.clone(alpha=alpha))
         elif cmyk:
             setattr(node, attr, paint.to_cmyk(value))
     for child in getattr(node, "contents", ()):
-        _prepare(child, font, current, cmyk)
+        _prepare(child, font, stand_in, current, cmyk)
 
 
-_STAND_IN = "0x" + pictures_mod.CURRENT_COLOUR[1:].lower()
 _prepared: dict = {}
 
 
@@ -40,9 +41,10 @@ def _drawing(picture, font: str, layout):
     if key not in _prepared:
         if len(_prepared) > 4096:            # bounded, for long-running processes
             _prepared.clear()
-        drawing = copy.deepcopy(pictures_mod.drawing_of(picture.data, picture.name))
+        parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
+        drawing = copy.deepcopy(parsed)
         drawing.initialFontName = font        # the renderer's starting state, else Helvetica
-        _prepare(drawing, font, current, cmyk)
+        _prepare(drawing, font, "0x" + stand_in[1:].lower(), current, cmyk)
         _prepared[key] = drawing
     return _prepared[key]
 
