@@ -161,6 +161,22 @@ def cut_instance(source: Path, weight: int) -> bytes:
     return out.getvalue()
 
 
+def _fallback_dir() -> Path:
+    """Where cuts go when the cache folder cannot be written: a folder of this user's in the
+    temporary folder, used only if no one else could have put a font there; else a fresh one."""
+    import stat
+
+    folder = Path(tempfile.gettempdir()) / f"kitgen-fonts-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022:
+            return folder
+    except OSError:
+        pass
+    return Path(tempfile.mkdtemp(prefix="kitgen-fonts-"))
+
+
 def _static_instance(source: Path, weight: int) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
     from importlib.metadata import version
@@ -177,7 +193,7 @@ def _static_instance(source: Path, weight: int) -> Path:
         probe = tempfile.NamedTemporaryFile(dir=target.parent, delete=True)
         probe.close()
     except OSError:
-        target = Path(tempfile.gettempdir()) / f"kitgen-fonts-{os.getuid()}" / name
+        target = _fallback_dir() / name
         if target.exists():
             return target
     _announce(f"preparing fonts, once (they are kept in {target.parent})")
