@@ -148,15 +148,17 @@ def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
               show_default=True, help="A PDF to print or project, or text boards for a forum or chat.")
 @click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
               help="saver: outlines, light tints and symbols, readable in black and white.")
+@click.option("--layout", metavar="NAME|PATH", help="The layout of the board and key pages (its game_sheet section); "
+                                                    "default: the edition's.")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The games go into DIR/games-<code of game 1>/.")
-def game(deck, edition, lang, seed, count, fmt, ink, out_dir):
+def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
     """Single games for a lesson or an online host: boards, and their keys for the
     spymasters. Text formats give a public board and a captain board per game."""
     from . import games as games_mod
 
     result = games_mod.make(deck=deck, edition=edition, language=lang, seed=seed, count=count, fmt=fmt,
-                            ink=ink, out_dir=Path(out_dir))
+                            ink=ink, out_dir=Path(out_dir), layout=layout)
     if result.default_seed and fmt != "pdf":
         click.echo("kitgen: warning: no --seed: the built-in seed is public, so anyone with kitgen can derive "
                    "the keys from the game codes; give your own --seed for online games", err=True)
@@ -192,17 +194,19 @@ def keys(count, edition, seed, lang, paper, duplex, volume_pages, out_dir):
 @click.option("--paper", default="a4", show_default=True, metavar="a4|letter|WxHmm")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
 @click.option("--lang", default="en", show_default=True, metavar="LANG")
+@click.option("--layout", default="default", show_default=True, metavar="NAME|PATH",
+              help="The layout whose calibration section draws the sheet.")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR")
-def calibrate(paper, duplex, lang, out_dir):
+def calibrate(paper, duplex, lang, layout, out_dir):
     """A duplex calibration sheet: print it double-sided once and read the
     --back-offset X,Y your printer needs off its rulers."""
     from . import layouts, messages as messages_mod
     from .build import page_size, register_fonts
     from .render import calibration
 
-    layout = layouts.load("default")
-    fonts = register_fonts(layout)
-    data = calibration.render(page_size(layout, paper), layout, fonts, messages_mod.load(lang), duplex)
+    the_layout = layouts.load(layout)
+    fonts = register_fonts(the_layout)
+    data = calibration.render(page_size(the_layout, paper), the_layout, fonts, messages_mod.load(lang), duplex)
     path = Path(out_dir) / "calibration.pdf"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,6 @@
 """``kitgen game``: deal single games and write them as a PDF or as text boards."""
 
+import dataclasses
 import os
 import tempfile
 from dataclasses import dataclass
@@ -36,9 +37,11 @@ def _write(folder: Path, contents: dict[str, bytes]) -> list[Path]:
 
 
 def make(deck: str | None, edition: str, language: str | None, seed: str | None, count: int, fmt: str,
-         ink: str, out_dir: Path) -> GameFiles:
+         ink: str, out_dir: Path, layout: str | None = None) -> GameFiles:
     kit = kitfile.load(kitfile.kit_path(None, edition, language), deck=deck, seed=seed, language=language,
                        ink=ink)
+    if layout is not None:
+        kit = dataclasses.replace(kit, layout_name=layout)
     items = getattr(kit.deck, "pictures", None) or kit.deck.words
     games = game_mod.deal(kit.seed, items, kit.edition, count)
     messages = messages_mod.load(kit.language)

@@ -5,6 +5,7 @@ drawn with a layout that changes a value, and the drawing is seen to follow it."
 
 import dataclasses
 import io
+import re
 
 import pytest
 
@@ -126,3 +127,72 @@ def test_base_layout_says_how_many_codename_cards_a_sheet_holds(default_layout):
     letter = document.sheet_grid(default_layout, spec, default_layout.paper.sizes.letter)
     assert (a4.per_sheet, a4.rotated, letter.per_sheet, letter.rotated) == (16, True, 18, False)
     assert "16 to a sheet on A4 (turned), 18 on Letter (upright)" in base
+
+
+def test_game_and_calibrate_take_a_layout_on_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    layout_with(tmp_path, "game_sheet:\n  margin: 30mm\ncalibration:\n  cross: {arm: 20mm}\n")
+    for args in (["game", "--layout", "mine.yaml", "--out", "o"], ["calibrate", "--layout", "mine.yaml", "--out", "o"]):
+        result = subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=tmp_path, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+    board = render_page(next((tmp_path / "o").glob("games-*/games.pdf")).read_bytes(), 0, DPI)
+    assert abs(left_ink(board) - mm(30)) <= 1.5
+    front = render_page((tmp_path / "o" / "calibration.pdf").read_bytes(), 0, DPI)
+    row = front.crop((0, round(mm(148.5)) - 1, front.width, round(mm(148.5)) + 1))
+    assert abs(left_ink(row) - (mm(105) - mm(20))) <= 1.5
+
+
+def svg_fills(svg: str, layout) -> list:
+    """The fill colours of an SVG's shapes, in order, as drawing prepares them for ``layout``."""
+    picture = pictures.read_picture("p.svg", svg.encode(), True)
+    drawing = picturecards._drawing(picture, fonts_for(layout)["label"], layout)
+    fills = []
+
+    def walk(node):
+        if getattr(node, "fillColor", None) is not None:
+            fills.append(node.fillColor)
+        for child in getattr(node, "contents", ()):
+            walk(child)
+
+    walk(drawing)
+    return fills
+
+
+def test_an_svgs_own_colours_are_never_taken_for_its_current_colour(tmp_path):
+    """currentColor is parsed as a stand-in colour; an SVG that itself uses that colour gets another one."""
+    from kitgen.pictures import STAND_INS
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+           f'<rect width="5" height="5" fill="{STAND_INS[0]}"/><rect x="5" width="5" height="5" fill="currentColor"/>'
+           '<rect y="5" width="5" height="5" fill="currentColor" fill-opacity="0.25"/></svg>')
+    red = layouts.load(layout_with(tmp_path, "picture_card:\n  picture: {colour: red}\n"))
+    own, current, faint = svg_fills(svg, red)
+    assert own.hexval() == "0x" + STAND_INS[0][1:].lower()          # its own colour, kept
+    assert current.hexval() == "0xc62f2f" and current.alpha == 1     # the layout's red
+    assert faint.hexval() == "0xc62f2f" and faint.alpha == pytest.approx(0.25)   # its opacity kept
+
+
+@pytest.mark.parametrize("text, message", [
+    ("rules:\n  max_pages: .nan\n", "rules.max_pages must be a number"),
+    ("proof:\n  line_spacing: .inf\n", "proof.line_spacing must be a number"),
+    ("rules:\n  title: {size: 40pt}\n", "rules.title.leading (24pt) is less than its size (40pt)"),
+    ("rules:\n  legend_symbol: 8mm\n", "rules.legend.indent is less than rules.legend_symbol"),
+    ("proof:\n  margin: 150mm\n", "proof.margin leaves no room for the proof on the paper"),
+    ("calibration:\n  ruler: {step: 20mm}\n", "calibration.ruler.step must not be larger than its span"),
+])
+def test_layout_values_that_would_draw_nonsense_are_refused(tmp_path, text, message):
+    from kitgen.errors import KitgenError
+
+    with pytest.raises(KitgenError, match=re.escape(message)):
+        layouts.load(layout_with(tmp_path, text))
+
+
+def test_a_proof_on_paper_too_small_for_a_word_box_stops_instead_of_paging_forever(tmp_path):
+    """It used to start new pages without end (and memory without bound)."""
+    from kitgen.errors import KitgenError
+
+    (tmp_path / "kit.yaml").write_text("id: tiny\ndeck: classic-en\npaper: 90x45mm\nkeys: 2\n")
+    with pytest.raises(KitgenError, match="leaves no room for a word box of the proof"):
+        proof.render(proof.examine(kitfile.load(tmp_path / "kit.yaml")))
