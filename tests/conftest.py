@@ -35,14 +35,24 @@ def pytest_unconfigure(config):
         shutil.rmtree(_CACHE, ignore_errors=True)
 
 
+def _fail_skips_under_ci(report) -> None:
+    if report.skipped and os.environ.get("CI", "").lower() == "true" and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where every test must run: {reason}"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
-    report = outcome.get_result()
-    if report.skipped and os.environ.get("CI", "").lower() == "true" and not hasattr(report, "wasxfail"):
-        report.outcome = "failed"
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        report.longrepr = f"skipped under CI=true, where every test must run: {reason}"
+    _fail_skips_under_ci(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A whole module skipped (pytest.importorskip at its top) counts too."""
+    outcome = yield
+    _fail_skips_under_ci(outcome.get_result())
 
 
 @pytest.fixture(scope="session")
