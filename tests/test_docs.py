@@ -1,5 +1,6 @@
-"""README documents every command and option the CLI accepts."""
+"""README documents every command and option the CLI accepts; docs/design.md agrees with the code."""
 
+import re
 from pathlib import Path
 
 import click
@@ -34,3 +35,39 @@ def test_every_command_and_option_is_in_the_readme():
 def test_readme_has_the_two_setup_commands():
     assert "pip install -e . && kitgen build" in README
     assert "pip install -e '.[test]' && python -m pytest" in README
+
+
+DESIGN = (Path(__file__).resolve().parent.parent / "docs" / "design.md").read_text()
+
+
+def test_the_design_documents_test_vectors_are_what_the_code_gives():
+    """docs/design.md §3.6 lets anyone re-implement the key algorithm: its vectors must hold."""
+    from kitgen import editions, game, keys, payload
+
+    section = DESIGN[DESIGN.index("### 3.6 Test vectors"):DESIGN.index("## 4. QR payload")]
+    secret = keys.kit_secret("kitgen classic-en 2026")
+    assert secret.hex() in section
+    assert keys.Stream(secret, "keys/v1/words/40/first")._bytes(4).hex() in section
+    for seed, edition, count in (("kitgen classic-en 2026", editions.WORDS, 40),
+                                 ("kitgen classic-pictures 2026", editions.PICTURES, 60)):
+        kit = "CLASSIC-EN" if edition is editions.WORDS else "CLASSIC-PICTURES"
+        deck = keys.generate(seed, edition, count)
+        shown = re.findall(rf"KG1:{kit}:\d+/{count}:[RB]:[RBNA/]+:[A-Z2-7]{{6}}", section)
+        assert shown
+        for text in shown:
+            number = int(text.split(":")[2].split("/")[0])
+            assert payload.encode(kit, deck[number - 1], keys.kit_secret(seed)) == text
+    firsts = ", ".join(k.starting_team for k in keys.generate("kitgen classic-en 2026", editions.WORDS, 3))
+    assert f"starts {firsts}." in section
+    assert f"`{game.game_code('kitgen classic-en 2026', 1)}`, `{game.game_code('kitgen classic-en 2026', 2)}`" \
+        in section
+    assert str(keys.Stream(keys.kit_secret("x"), "t").shuffle(list(range(10)))) in section
+
+
+def test_readme_and_design_cite_only_documents_in_the_repository():
+    """Code and README cite docs/design.md, never the old brief outside the repository."""
+    root = Path(__file__).resolve().parent.parent
+    texts = [README, DESIGN] + [p.read_text() for p in (root / "kitgen").rglob("*.py")]
+    assert not any("DESIGN " in t or "shared/DESIGN" in t for t in texts)
+    for section in {m for t in texts for m in re.findall(r"design\.md §(\d+(?:\.\d+)?)", t)}:
+        assert f"## {section}. " in DESIGN or f"### {section} " in DESIGN, f"docs/design.md has no section {section}"
