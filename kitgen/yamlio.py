@@ -58,6 +58,7 @@ def read_text(path: Path) -> str:
 
 
 MAX_DEPTH = 100          # kitgen's own files nest a handful of levels
+DEEP = f"YAML nested more than {MAX_DEPTH} levels deep: too deep to be a kitgen file"
 
 
 def load(path: Path) -> tuple[object, dict]:
@@ -74,8 +75,7 @@ def load(path: Path) -> tuple[object, dict]:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise KitgenError(f"YAML nested more than {MAX_DEPTH} levels deep: too deep to be a kitgen file",
-                                      source=str(path), line=event.start_mark.line + 1)
+                    raise KitgenError(DEEP, source=str(path), line=event.start_mark.line + 1)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
         loader = Loader(text)
@@ -87,6 +87,8 @@ def load(path: Path) -> tuple[object, dict]:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"
+        if "nesting depth" in problem:           # newer libyaml counts too, and may stop first
+            raise KitgenError(DEEP, source=str(path), line=mark.line + 1 if mark else None) from None
         if "constructor" in problem or "tag" in problem:
             problem += " (YAML tags that build objects are not allowed)"
         raise KitgenError(f"malformed YAML: {problem}", source=str(path),
