@@ -59,7 +59,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
           back_offset, cut_lines, slug):
     """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
-    from . import build as builder, kitfile
+    from kitgen.games.codenames import build as builder, kitfile
 
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
@@ -93,7 +93,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
 def verify(target, seed, manifest, dpi):
     """Check key cards. TARGET is a QR payload, a PNG/JPEG scan or photo of flat
     cards, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
-    from . import verify as verifier
+    from kitgen.games.codenames import verify as verifier
 
     if seed is not None and manifest is not None:
         raise KitgenError("give --seed or --kit, not both")
@@ -125,7 +125,7 @@ def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
     """A publisher's proof PDF: every word's fit, glyph coverage, near-duplicates,
     key-deck statistics and a contact sheet of every face. Exit 0 only when
     every check passes."""
-    from . import kitfile, proof as proofing
+    from kitgen.games.codenames import kitfile, proof as proofing
 
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys, strict=False,
                        language=lang)
@@ -155,9 +155,9 @@ def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
 def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
     """Single games for a lesson or an online host: boards, and their keys for the
     spymasters. Text formats give a public board and a captain board per game."""
-    from . import games as games_mod
+    from kitgen.games.codenames import single_game_files
 
-    result = games_mod.make(deck=deck, edition=edition, language=lang, seed=seed, count=count, fmt=fmt,
+    result = single_game_files.make(deck=deck, edition=edition, language=lang, seed=seed, count=count, fmt=fmt,
                             ink=ink, out_dir=Path(out_dir), layout=layout)
     if result.default_seed and fmt != "pdf":
         click.echo("kitgen: warning: no --seed: the built-in seed is public, so anyone with kitgen can derive "
@@ -179,11 +179,11 @@ def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
               help="The keys go into DIR/<kit id>-keys-<count>/.")
 def keys(count, edition, seed, lang, paper, duplex, volume_pages, out_dir):
     """Just a key-card deck, of any size, in PDF volumes with a manifest."""
-    from . import keydeck
+    from kitgen.games.codenames import key_volumes
 
     progress = TerminalProgress()
     try:
-        target, files, manifest = keydeck.build(count, edition, seed, Path(out_dir), paper, duplex, lang,
+        target, files, manifest = key_volumes.build(count, edition, seed, Path(out_dir), paper, duplex, lang,
                                                 volume_pages, progress)
     finally:
         progress.finish()
@@ -201,7 +201,7 @@ def calibrate(paper, duplex, lang, layout, out_dir):
     """A duplex calibration sheet: print it double-sided once and read the
     --back-offset X,Y your printer needs off its rulers."""
     from . import layouts, messages as messages_mod
-    from .build import page_size, register_fonts
+    from kitgen.games.codenames.build import page_size, register_fonts
     from .render import calibration
 
     the_layout = layouts.load(layout)
@@ -229,8 +229,9 @@ def deck_check(path, layout):
     """Check a deck without rendering: words fit, glyphs exist, no duplicates,
     no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
     every picture opens and is sharp enough. Exit 0 when every check passes."""
-    from . import checks, decks as decks_mod, layouts, pictures
-    from .build import register_fonts
+    from kitgen.games.codenames import checks, decks as decks_mod
+    from kitgen import layouts, pictures
+    from kitgen.games.codenames.build import register_fonts
 
     if pictures.is_picture_deck(path):
         picture_deck = pictures.load(path)
@@ -308,7 +309,7 @@ words:
 @click.option("--out", "out_dir", default=".", show_default=True, metavar="DIR", help="Where the file goes.")
 def deck_new(name, out_dir):
     """Write a commented deck template, NAME.yaml, for a teacher to fill in."""
-    from .kitfile import slug
+    from kitgen.games.codenames.kitfile import slug
 
     path = Path(out_dir) / f"{slug(name)}.yaml"
     if path.exists():

@@ -24,7 +24,8 @@ os.environ["KITGEN_CACHE"] = _CACHE          # before anything registers a font
 def pytest_sessionstart(session):
     """Cut the fonts into the fresh cache once, up front: the cutting code runs in every test
     run, and no test's output depends on whether it happened to be the first to need a font."""
-    from kitgen import build, fonts, layouts
+    from kitgen.games.codenames import build
+    from kitgen import fonts, layouts
 
     for name in build.register_fonts(layouts.load("default")).values():
         fonts.partner(name)
@@ -58,7 +59,7 @@ def pytest_make_collect_report(collector):
 @pytest.fixture(scope="session")
 def default_kit(tmp_path_factory):
     """The built-in English kit, built once: (folder, files, manifest)."""
-    from kitgen import build, kitfile
+    from kitgen.games.codenames import build, kitfile
 
     out = tmp_path_factory.mktemp("out")
     return build.build(kitfile.load(), out)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kitgen import decks
+from kitgen.games.codenames import decks
 from kitgen.errors import KitgenError
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]

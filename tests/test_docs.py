@@ -42,26 +42,26 @@ DESIGN = (Path(__file__).resolve().parent.parent / "docs" / "design.md").read_te
 
 def test_the_design_documents_test_vectors_are_what_the_code_gives():
     """docs/design.md §3.6 lets anyone re-implement the key algorithm: its vectors must hold."""
-    from kitgen import editions, game, keys, payload
+    from kitgen.games.codenames import editions, single_games, key_deck, key_payload
 
     section = DESIGN[DESIGN.index("### 3.6 Test vectors"):DESIGN.index("## 4. QR payload")]
-    secret = keys.kit_secret("kitgen classic-en 2026")
+    secret = key_deck.kit_secret("kitgen classic-en 2026")
     assert secret.hex() in section
-    assert keys.Stream(secret, "keys/v1/words/40/first")._bytes(4).hex() in section
+    assert key_deck.Stream(secret, "keys/v1/words/40/first")._bytes(4).hex() in section
     for seed, edition, count in (("kitgen classic-en 2026", editions.WORDS, 40),
                                  ("kitgen classic-pictures 2026", editions.PICTURES, 60)):
         kit = "CLASSIC-EN" if edition is editions.WORDS else "CLASSIC-PICTURES"
-        deck = keys.generate(seed, edition, count)
+        deck = key_deck.generate(seed, edition, count)
         shown = re.findall(rf"KG1:{kit}:\d+/{count}:[RB]:[RBNA/]+:[A-Z2-7]{{6}}", section)
         assert shown
         for text in shown:
             number = int(text.split(":")[2].split("/")[0])
-            assert payload.encode(kit, deck[number - 1], keys.kit_secret(seed)) == text
-    firsts = ", ".join(k.starting_team for k in keys.generate("kitgen classic-en 2026", editions.WORDS, 3))
+            assert key_payload.encode(kit, deck[number - 1], key_deck.kit_secret(seed)) == text
+    firsts = ", ".join(k.starting_team for k in key_deck.generate("kitgen classic-en 2026", editions.WORDS, 3))
     assert f"starts {firsts}." in section
-    assert f"`{game.game_code('kitgen classic-en 2026', 1)}`, `{game.game_code('kitgen classic-en 2026', 2)}`" \
+    assert f"`{single_games.game_code('kitgen classic-en 2026', 1)}`, `{single_games.game_code('kitgen classic-en 2026', 2)}`" \
         in section
-    assert str(keys.Stream(keys.kit_secret("x"), "t").shuffle(list(range(10)))) in section
+    assert str(key_deck.Stream(key_deck.kit_secret("x"), "t").shuffle(list(range(10)))) in section
 
 
 def test_readme_and_design_cite_only_documents_in_the_repository():

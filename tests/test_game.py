@@ -10,11 +10,12 @@ import pytest
 import yaml
 import zxingcpp
 
-from kitgen import decks, editions, game, gametext, messages, verify
-from kitgen.build import load_layout
+from kitgen.games.codenames import decks, editions, single_games, forum_boards, verify
+from kitgen import messages
+from kitgen.games.codenames.build import load_layout
 from raster import render_page
 
-SYMBOL_KIND = {v: k for k, v in gametext.SYMBOLS.items()}
+SYMBOL_KIND = {v: k for k, v in forum_boards.SYMBOLS.items()}
 COLOURS = {"R": "#C62F2F", "B": "#2458B8", "N": "#D9C9A3", "A": "#222222"}
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(60)]
 
@@ -24,7 +25,7 @@ def kitgen(*args, cwd):
 
 
 def dealt(count=2, seed="host secret", words=WORDS):
-    return game.deal(seed, words, editions.WORDS, count)
+    return single_games.deal(seed, words, editions.WORDS, count)
 
 
 def cells_of(text: str, fmt: str) -> list[tuple[str, str | None]]:
@@ -32,7 +33,7 @@ def cells_of(text: str, fmt: str) -> list[tuple[str, str | None]]:
     found = []
     for word in re.findall(r"\b(WORD[A-Z]{2})\b", text):
         found.append(word)
-    kinds = [SYMBOL_KIND[s] for s in re.findall("[" + "".join(gametext.SYMBOLS.values()) + "]", text)]
+    kinds = [SYMBOL_KIND[s] for s in re.findall("[" + "".join(forum_boards.SYMBOLS.values()) + "]", text)]
     return list(zip(found, kinds + [None] * (len(found) - len(kinds))))
 
 
@@ -40,7 +41,7 @@ def cells_of(text: str, fmt: str) -> list[tuple[str, str | None]]:
 def test_public_and_captain_boards_agree_with_the_key(fmt):
     games = dealt(2)
     labels = messages.load("en").labels
-    files = gametext.write_all(games, editions.WORDS, labels, fmt, COLOURS)
+    files = forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS)
     public = next(v for k, v in files.items() if k.startswith("public"))
     captain = next(v for k, v in files.items() if k.startswith("captain"))
     expected_words = [w.upper() for g in games for w in g.items]
@@ -59,9 +60,9 @@ def test_public_and_captain_boards_agree_with_the_key(fmt):
 def test_the_public_board_leaks_nothing_of_the_key(fmt):
     games = dealt(3)
     labels = messages.load("en").labels
-    public = next(v for k, v in gametext.write_all(games, editions.WORDS, labels, fmt, COLOURS).items()
+    public = next(v for k, v in forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS).items()
                   if k.startswith("public"))
-    for symbol in gametext.SYMBOLS.values():
+    for symbol in forum_boards.SYMBOLS.values():
         assert symbol not in public
     for secret_text in ("Red", "Blue", "Bystander", "Assassin", "starts", "Spymasters only", "KG1:",
                         *COLOURS.values()):
@@ -71,12 +72,12 @@ def test_the_public_board_leaks_nothing_of_the_key(fmt):
 
 
 def test_same_code_different_host_seeds_different_keys():
-    keys_a = {game.game_key("host A", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
-    keys_b = {game.game_key("host B", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
+    keys_a = {single_games.game_key("host A", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
+    keys_b = {single_games.game_key("host B", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
     assert not keys_a & keys_b
-    assert game.game_key("host A", "ABCDEF", editions.WORDS) == game.game_key("host A", "ABCDEF", editions.WORDS)
+    assert single_games.game_key("host A", "ABCDEF", editions.WORDS) == single_games.game_key("host A", "ABCDEF", editions.WORDS)
     # the code itself depends on the seed too
-    assert game.game_code("host A", 1) != game.game_code("host B", 1)
+    assert single_games.game_code("host A", 1) != single_games.game_code("host B", 1)
 
 
 def test_count_never_repeats_a_word_in_a_game_and_spreads_the_deck():
@@ -92,8 +93,8 @@ def test_count_never_repeats_a_word_in_a_game_and_spreads_the_deck():
 
 def test_game_keys_verify_with_the_game_seed():
     g = dealt(1)[0]
-    assert verify.check_payload(g.payload, verify.Secret(game.game_seed("host secret", g.code))) == []
-    assert verify.check_payload(g.payload, verify.Secret(game.game_seed("other host", g.code))) != []
+    assert verify.check_payload(g.payload, verify.Secret(single_games.game_seed("host secret", g.code))) == []
+    assert verify.check_payload(g.payload, verify.Secret(single_games.game_seed("other host", g.code))) != []
 
 
 def test_pdf_boards_then_keys_each_labelled(tmp_path):
@@ -110,7 +111,7 @@ def test_pdf_boards_then_keys_each_labelled(tmp_path):
     for i, code in enumerate(codes):
         decoded = zxingcpp.read_barcodes(render_page(str(pdf), 3 + i, 100))
         assert len(decoded) == 1 and f"KG1:G-{code}:1/1:" in decoded[0].text
-        assert verify.check_payload(decoded[0].text, verify.Secret(game.game_seed("lesson", code))) == []
+        assert verify.check_payload(decoded[0].text, verify.Secret(single_games.game_seed("lesson", code))) == []
 
 
 def test_pictures_game_and_text_formats_from_the_cli(tmp_path):
@@ -125,7 +126,7 @@ def test_pictures_game_and_text_formats_from_the_cli(tmp_path):
 
 def test_ink_saver_keys_read_in_greyscale(tmp_path):
     """Printed in black and white, an ink-saver key still tells the four types apart."""
-    from kitgen import build, kitfile
+    from kitgen.games.codenames import build, kitfile
 
     kit = kitfile.load(keys=12, ink="saver")
     folder, _, man = build.build(kit, tmp_path)

@@ -17,9 +17,10 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 
-from kitgen import build, decks, editions, kitfile, keys, payload
-from kitgen.model import CodenameCard
-from kitgen.render import codenames, document
+from kitgen.games.codenames import build, decks, editions, kitfile, key_deck, key_payload
+from kitgen.games.codenames.model import CodenameCard
+from kitgen.games.codenames.render import codename_cards
+from kitgen.render import document
 from pdfread import Pdf, interpret, pure_k, rich_black
 from raster import render_page
 
@@ -171,7 +172,7 @@ def test_every_word_is_drawn_inside_both_its_boxes(default_layout):
     words = words_to_draw()
     cards = tuple(CodenameCard(words[i][1], words[i + 1][1] if i + 1 < len(words) else None)
                   for i in range(0, len(words), 2))
-    faces = codenames.card_set(cards, layout, build.register_fonts(layout), "guard")
+    faces = codename_cards.card_set(cards, layout, build.register_fonts(layout), "guard")
     buffer = io.BytesIO()
     c = canvas.Canvas(buffer, pagesize=(faces.spec.width, faces.spec.height), invariant=1, pageCompression=1)
     for i in range(faces.count):
@@ -214,8 +215,8 @@ def test_verify_kit_refuses_a_key_from_a_deck_of_another_size(default_kit):
     manifest = read_manifest(folder)
     seed, kit_id = manifest["seed"], manifest["kit"]
     assert len(manifest["keys"]) == 40
-    key = keys.generate(seed, editions.WORDS, 41)[4]
-    foreign = payload.encode(kit_id, key, keys.kit_secret(seed))
+    key = key_deck.generate(seed, editions.WORDS, 41)[4]
+    foreign = key_payload.encode(kit_id, key, key_deck.kit_secret(seed))
     assert ":5/41:" in foreign
     result = kitgen("verify", foreign, "--kit", str(folder / "manifest.json"))
     assert result.returncode == 3, result.stdout + result.stderr

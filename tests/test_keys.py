@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kitgen import editions, keys, payload
-from kitgen.keys import Stream, generate, kit_secret, rotations
+from kitgen.games.codenames import editions, key_deck, key_payload
+from kitgen.games.codenames.key_deck import Stream, generate, kit_secret, rotations
 
 GOLDEN_WORDS_40 = [
     "KG1:GOLDEN:1/40:R:RRBRB/NBRBN/NBNNR/BRNAR/RBNBR:JKXLIQ",
@@ -29,8 +29,8 @@ GOLDEN_PICTURES_60 = [
 
 
 def payloads(seed, edition, count, kit="golden"):
-    secret = keys.kit_secret(seed)
-    return [payload.encode(kit, k, secret) for k in generate(seed, edition, count)]
+    secret = key_deck.kit_secret(seed)
+    return [key_payload.encode(kit, k, secret) for k in generate(seed, edition, count)]
 
 
 def test_golden_keys_words():
@@ -45,7 +45,7 @@ def test_golden_keys_pictures():
 def test_secret_and_check_code_follow_the_documented_construction():
     # recomputed here with the standard library alone, as a third party would
     secret = hmac.new(b"kitgen/kit-secret/v1", b"golden-seed", hashlib.sha256).digest()
-    assert secret == keys.kit_secret("golden-seed")
+    assert secret == key_deck.kit_secret("golden-seed")
     body, chk = GOLDEN_WORDS_40[0].rsplit(":", 1)
     expected = base64.b32encode(hmac.new(secret, body.encode(), hashlib.sha256).digest()).decode()[:6]
     assert chk == expected
@@ -98,7 +98,7 @@ def test_rotation_collisions_are_redrawn(monkeypatch):
     """Key 2's first draw is forced to be key 1 turned a quarter: it must be drawn again."""
     deck = generate("collide", editions.WORDS, 3)
     turned = rotations(deck[0].grid, 4)[1]
-    original, calls = keys._draw_grid, []
+    original, calls = key_deck._draw_grid, []
 
     def draw(secret, prefix, index, attempt, *rest):
         calls.append((index, attempt))
@@ -106,7 +106,7 @@ def test_rotation_collisions_are_redrawn(monkeypatch):
             return turned
         return original(secret, prefix, index, attempt, *rest)
 
-    monkeypatch.setattr(keys, "_draw_grid", draw)
+    monkeypatch.setattr(key_deck, "_draw_grid", draw)
     redrawn = generate("collide", editions.WORDS, 3)
     assert (1, 1) in calls
     assert redrawn[1].grid not in rotations(redrawn[0].grid, 4)

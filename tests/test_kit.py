@@ -11,7 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen import build, kitfile, payload
+from kitgen.games.codenames import build, kitfile, key_payload
 from kitgen.errors import KitgenError
 from kitgen.units import mm
 from raster import classify, page_count, render_page, to_pixels
@@ -97,7 +97,7 @@ def test_every_key_qr_decodes_from_a_150_dpi_raster(default_kit):
         decoded += [r.text for r in results]
     assert sorted(decoded) == sorted(k["payload"] for k in keys)
     for text in decoded:
-        parsed = payload.decode(text)
+        parsed = key_payload.decode(text)
         assert parsed.kit == "CLASSIC-EN" and parsed.total == 40
 
 
@@ -107,7 +107,7 @@ def test_printed_grid_matches_the_payload_at_the_manifest_cells(default_kit):
     for number in sorted({k["page"] for k in keys}):
         image = render_page(str(folder / "keys.pdf"), number - 1, 100)
         for k in (k for k in keys if k["page"] == number):
-            grid = payload.decode(k["payload"]).grid
+            grid = key_payload.decode(k["payload"]).grid
             printed = ""
             for cell in k["cells"]:
                 left, top, right, bottom = to_pixels(cell, mm(297), 100)
@@ -144,7 +144,7 @@ def test_key_backs_are_all_the_same_and_the_lights_reach_into_the_bleed(default_
         mirrored = (mm(210) - x1, y0, mm(210) - x0, y1)
         box = tuple(round(v) for v in to_pixels(mirrored, mm(297), 72))
         crops.append(back.crop(box).resize((12, 12), Image.BOX).tobytes())
-        team = payload.decode(k["payload"]).starting_team
+        team = key_payload.decode(k["payload"]).starting_team
         # 1.5 mm outside the trim, in the bleed, the lights' colour continues
         outside = (x0 - mm(1.5), (y0 + y1) / 2)
         px = front.getpixel((int(outside[0]), int(mm(297) - outside[1])))
@@ -157,11 +157,11 @@ def test_key_backs_are_all_the_same_and_the_lights_reach_into_the_bleed(default_
 def test_starting_teams_balanced_and_lights_on_all_four_edges(default_kit):
     folder, _, _ = default_kit
     keys = manifest(default_kit)["keys"]
-    teams = Counter(payload.decode(k["payload"]).starting_team for k in keys)
+    teams = Counter(key_payload.decode(k["payload"]).starting_team for k in keys)
     assert teams["R"] == teams["B"] == 20
     image = render_page(str(folder / "keys.pdf"), 0, 100)
     for k in (k for k in keys if k["page"] == 1):
-        team = payload.decode(k["payload"]).starting_team
+        team = key_payload.decode(k["payload"]).starting_team
         x0, y0, x1, y1 = k["card"]
         band = mm(1.2)   # inside the trim, within the 4 mm light band, away from its symbol
         for x, y in ((x0 + band, y0 + mm(10)), (x1 - band, y0 + mm(10)), (x0 + mm(10), y0 + band),
@@ -225,7 +225,7 @@ def test_other_seed_other_keys(default_kit):
     _, files, man = default_kit
     other, man2 = build.build_files(kitfile.load(seed="another seed"))
     assert [k["payload"] for k in man2["keys"]] != [k["payload"] for k in man["keys"]]
-    assert all(payload.decode(k["payload"]).kit == "CLASSIC-EN" for k in man2["keys"])
+    assert all(key_payload.decode(k["payload"]).kit == "CLASSIC-EN" for k in man2["keys"])
     assert man2["seed"] == "another seed"
 
 
@@ -236,7 +236,7 @@ def test_letter_short_edge_and_key_count(tmp_path):
     assert {f["page_size"][0] for f in man["files"]} == {612.0}
     data = (folder / "keys.pdf").read_bytes()
     assert b"/Duplex /DuplexFlipShortEdge" in data
-    teams = Counter(payload.decode(k["payload"]).starting_team for k in man["keys"])
+    teams = Counter(key_payload.decode(k["payload"]).starting_team for k in man["keys"])
     assert abs(teams["R"] - teams["B"]) == 1
     image = render_page(str(folder / "keys.pdf"), 0, 150)
     assert {r.text for r in zxingcpp.read_barcodes(image)} == {k["payload"] for k in man["keys"]}

@@ -8,7 +8,8 @@ import unicodedata
 
 import pytest
 
-from kitgen import build, decks, kitfile, messages
+from kitgen.games.codenames import build, decks, kitfile
+from kitgen import messages
 from kitgen.errors import KitgenError
 from kitgen.render import text as text_mod
 

@@ -9,8 +9,10 @@ import re
 
 import pytest
 
-from kitgen import build, editions, game, kitfile, layouts, messages, pictures, proof
-from kitgen.render import calibration, document, gamesheets, picturecards
+from kitgen.games.codenames import build, editions, single_games, kitfile, proof
+from kitgen import layouts, messages, pictures
+from kitgen.render import calibration, document
+from kitgen.games.codenames.render import game_sheets, picture_cards
 from kitgen.render.cards import card_spec
 from kitgen.render.pdf import new_canvas
 from kitgen.units import mm
@@ -39,8 +41,8 @@ def fonts_for(layout):
 @pytest.mark.parametrize("margin", [12, 30])
 def test_game_boards_take_their_margin_from_the_layout(tmp_path, margin):
     layout = layouts.load(layout_with(tmp_path, f"game_sheet:\n  margin: {margin}mm\n"))
-    games = game.deal("s", [f"WORD{i}" for i in range(40)], editions.WORDS, 1)
-    data = gamesheets.render(games, editions.WORDS, layout, fonts_for(layout), messages.load("en"),
+    games = single_games.deal("s", [f"WORD{i}" for i in range(40)], editions.WORDS, 1)
+    data = game_sheets.render(games, editions.WORDS, layout, fonts_for(layout), messages.load("en"),
                              (mm(297), mm(210)), "t")
     assert abs(left_ink(render_page(data, 0, DPI)) - mm(margin)) <= 1.5      # the first column's frame
 
@@ -99,7 +101,7 @@ def icon_fills(layout) -> set[bytes]:
     assert icon.vector and b"currentColor" in icon.data
     buffer = io.BytesIO()
     c = new_canvas(buffer, (200, 200), fonts_for(layout), cmyk=layout.colour_mode == "cmyk")
-    picturecards.draw_picture(c, icon, (10, 10, 180, 180), "contain", fonts_for(layout)["label"], layout)
+    picture_cards.draw_picture(c, icon, (10, 10, 180, 180), "contain", fonts_for(layout)["label"], layout)
     c.showPage()
     c.save()
     ops = set()
@@ -147,7 +149,7 @@ def test_game_and_calibrate_take_a_layout_on_the_command_line(tmp_path):
 def svg_fills(svg: str, layout) -> list:
     """The fill colours of an SVG's shapes, in order, as drawing prepares them for ``layout``."""
     picture = pictures.read_picture("p.svg", svg.encode(), True)
-    drawing = picturecards._drawing(picture, fonts_for(layout)["label"], layout)
+    drawing = picture_cards._drawing(picture, fonts_for(layout)["label"], layout)
     fills = []
 
     def walk(node):

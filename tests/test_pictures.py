@@ -13,7 +13,8 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen import build, editions, kitfile, pictures, verify
+from kitgen.games.codenames import build, editions, kitfile, verify
+from kitgen import pictures
 from kitgen.errors import KitgenError
 from kitgen.render.sheet import CardSpec, back_of, impose
 from kitgen.units import mm
@@ -145,8 +146,9 @@ def test_a_folder_of_pictures_builds_with_notes_and_warnings(tmp_path):
 
 def test_cover_fills_the_box_contain_keeps_all_of_the_picture(tmp_path):
     from kitgen import layouts
-    from kitgen.render import document, picturecards
-    from kitgen.model import CodenameCard
+    from kitgen.render import document
+    from kitgen.games.codenames.render import picture_cards
+    from kitgen.games.codenames.model import CodenameCard
 
     wide = pictures.read_picture("wide.png", solid_png((255, 0, 0), (800, 200)), False)
     results = {}
@@ -155,7 +157,7 @@ def test_cover_fills_the_box_contain_keeps_all_of_the_picture(tmp_path):
         path.write_text(f"extends: pictures\npicture_card:\n  picture: {{fit: {fit}}}\n")
         layout = layouts.load(path)
         fonts = build.register_fonts(layout)
-        cards = picturecards.card_set((CodenameCard(wide, wide),), layout, fonts, "t")
+        cards = picture_cards.card_set((CodenameCard(wide, wide),), layout, fonts, "t")
         part = document.card_part(cards, layout, (mm(80), mm(80)), "none")
         pdf, _ = document.render([part], (mm(80), mm(80)), layout, fonts, "none", "t", "t")
         image = render_page(pdf, 0, 72)
@@ -217,10 +219,10 @@ def test_yaml_picture_deck_with_captions_and_files(tmp_path):
 
 
 def test_pictures_edition_rotation_rule():
-    from kitgen import keys
+    from kitgen.games.codenames import key_deck
 
     grid = ("RRBNA", "NBRBR", "RNRBB", "ANRBN")
-    assert len(keys.rotations(grid, editions.PICTURES.rotations)) == 2
+    assert len(key_deck.rotations(grid, editions.PICTURES.rotations)) == 2
 
 
 def test_proof_and_deck_check_of_a_picture_deck(tmp_path):
@@ -259,7 +261,7 @@ def test_transparent_parts_of_a_png_print_as_paper_in_cmyk(tmp_path):
     """PIL turns a transparent pixel into 100 % C, M and Y: a CMYK picture has no mask, so
     transparency is made paper first (found in review: transparent backgrounds printed black)."""
     from kitgen import layouts
-    from kitgen.render import picturecards
+    from kitgen.games.codenames.render import picture_cards
     from kitgen.render.pdf import new_canvas
 
     image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
@@ -272,7 +274,7 @@ def test_transparent_parts_of_a_png_print_as_paper_in_cmyk(tmp_path):
         fonts = build.register_fonts(layout)
         out = io.BytesIO()
         c = new_canvas(out, (100, 100), fonts, cmyk=bool(overlays))
-        picturecards.draw_picture(c, picture, (0, 0, 100, 100), "contain", fonts["label"], layout)
+        picture_cards.draw_picture(c, picture, (0, 0, 100, 100), "contain", fonts["label"], layout)
         c.showPage()
         c.save()
         page = render_page(out.getvalue(), 0, 72)

@@ -12,7 +12,8 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen import build, kitfile, layouts
+from kitgen.games.codenames import build, kitfile
+from kitgen import layouts
 from kitgen.errors import KitgenError
 from kitgen.units import mm
 from raster import render_page
@@ -152,9 +153,9 @@ def test_calibration_sheet(tmp_path):
 
 
 def test_keys_in_volumes(tmp_path):
-    from kitgen import keydeck
+    from kitgen.games.codenames import key_volumes
 
-    target, files, manifest = keydeck.build(30, "words", "vol", tmp_path, None, None, None, volume_pages=2)
+    target, files, manifest = key_volumes.build(30, "words", "vol", tmp_path, None, None, None, volume_pages=2)
     assert [f.name for f in files] == ["keys-001.pdf", "keys-002.pdf", "keys-003.pdf"]
     assert len(manifest["keys"]) == 30 and [k["number"] for k in manifest["keys"]] == list(range(1, 31))
     last = [k for k in manifest["keys"] if k["file"] == "keys-003.pdf"]
@@ -164,9 +165,9 @@ def test_keys_in_volumes(tmp_path):
 
 
 def test_key_numbers_are_padded_to_the_deck_not_the_volume(tmp_path):
-    from kitgen import keydeck
+    from kitgen.games.codenames import key_volumes
 
-    target, files, _ = keydeck.build(100, "words", "pad", tmp_path, None, None, None, volume_pages=2)
+    target, files, _ = key_volumes.build(100, "words", "pad", tmp_path, None, None, None, volume_pages=2)
     assert len(files) == 9                            # 12 keys a volume; the last holds 97-100
 
     def numbers(name):

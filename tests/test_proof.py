@@ -7,7 +7,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from kitgen import checks, editions, keys
+from kitgen.games.codenames import checks, editions, key_deck
 from kitgen.preview import parse_pages
 from kitgen.errors import KitgenError
 
@@ -51,14 +51,14 @@ def test_proof_flags_shrunk_words_and_fails_on_words_that_cannot_fit(tmp_path):
 
 
 def test_key_deck_report_measures_the_properties():
-    deck = keys.generate("s", editions.WORDS, 40)
-    report = checks.key_deck(deck, editions.WORDS)
+    deck = key_deck.generate("s", editions.WORDS, 40)
+    report = checks.key_deck_report(deck, editions.WORDS)
     assert report.ok and report.starting["R"] == report.starting["B"] == 20
     assert sum(report.per_cell["A"]) == 40 and max(report.per_cell["A"]) <= 2
     assert sum(report.per_cell["N"]) == 40 * 7
     # a deck with a key turned a quarter is caught
-    turned = keys.KeyCard(41, 41, deck[0].starting_team, keys.rotations(deck[0].grid, 4)[1])
-    clash = checks.key_deck(deck + [turned], editions.WORDS)
+    turned = key_deck.KeyCard(41, 41, deck[0].starting_team, key_deck.rotations(deck[0].grid, 4)[1])
+    clash = checks.key_deck_report(deck + [turned], editions.WORDS)
     assert clash.rotation_clashes == [(1, 41)] and not clash.ok
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kitgen import build, decks, kitfile, layouts
+from kitgen.games.codenames import build, decks, kitfile
+from kitgen import layouts
 from kitgen.errors import KitgenError
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
@@ -141,10 +142,10 @@ def test_unknown_paper_in_a_kit_file_names_its_line(tmp_path):
 
 def test_a_kit_id_or_payload_kit_with_a_final_newline_is_refused_not_a_crash(tmp_path):
     """'$' matches before a final newline: id "abc\\n" passed the check and crashed the QR encoder."""
-    from kitgen import payload
+    from kitgen.games.codenames import key_payload
 
     kit = write(tmp_path / "kit.yaml", 'id: "abc\\n"\ndeck: classic-en\n')
     with pytest.raises(KitgenError, match="kit id 'abc\\\\n' must be"):
         kitfile.load(kit)
     with pytest.raises(KitgenError, match="kit id 'ABC\\\\n' is not"):
-        payload.decode("KG1:ABC\n:1/40:R:RRRRR/RRRRB/BBBBB/BBBNN/NNNNA:AAAAAA")
+        key_payload.decode("KG1:ABC\n:1/40:R:RRRRR/RRRRB/BBBBB/BBBNN/NNNNA:AAAAAA")

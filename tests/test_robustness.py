@@ -12,7 +12,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kitgen import build, cli, decks, kitfile, layouts
+from kitgen.games.codenames import build, decks, kitfile
+from kitgen import cli, layouts
 from kitgen.errors import KitgenError
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]

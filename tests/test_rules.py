@@ -3,7 +3,8 @@
 import pypdfium2 as pdfium
 import yaml
 
-from kitgen import build, kitfile, messages
+from kitgen.games.codenames import build, kitfile
+from kitgen import messages
 
 
 def rules_text(tmp_path, rules: dict) -> str:

@@ -4,7 +4,8 @@ import pytest
 
 from kitgen import fonts
 from kitgen.errors import KitgenError
-from kitgen.render import codenames, text
+from kitgen.games.codenames.render import codename_cards
+from kitgen.render import text
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,6 @@ def test_missing_glyphs_are_reported(bold):
 def test_check_words_lists_every_word_that_does_not_fit(bold, default_layout):
     names = {"word": bold, "label": bold, "heading": bold}
     with pytest.raises(KitgenError) as info:
-        codenames.check_words(["fine", "X" * 30, "Y" * 31, "ok"], default_layout, names, "deck.txt")
+        codename_cards.check_words(["fine", "X" * 30, "Y" * 31, "ok"], default_layout, names, "deck.txt")
     message = str(info.value)
     assert "2 word(s)" in message and "X" * 30 in message and "Y" * 31 in message and "fine" not in message

@@ -8,7 +8,7 @@ import sys
 import pytest
 from PIL import Image, ImageDraw
 
-from kitgen import verify
+from kitgen.games.codenames import verify
 from raster import render_page, to_pixels
 from kitgen.units import mm
 

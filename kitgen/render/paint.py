@@ -2,7 +2,7 @@
 
 from reportlab.lib.colors import CMYKColor, Color
 
-from .. import symbols
+from kitgen.games.codenames import symbols
 
 TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
 

@@ -6,13 +6,14 @@ keys are asked for."""
 
 from pathlib import Path
 
-from . import __version__, keys as keys_mod, kitfile, messages as messages_mod, payload
-from .build import (BuiltFile, Progress, file_entries, key_entries, load_layout, page_size, register_fonts,
-                    write_kit)
-from .keys import kit_secret
-from .render import keycards
-from .render.cards import card_spec
-from .render.document import card_part, render, sheet_grid
+from kitgen import __version__, messages as messages_mod
+from kitgen.games.codenames import key_deck, kitfile, key_payload
+from kitgen.games.codenames.build import (BuiltFile, Progress, file_entries, key_entries, load_layout, page_size,
+    register_fonts, write_kit)
+from kitgen.games.codenames.key_deck import kit_secret
+from kitgen.games.codenames.render import key_cards
+from kitgen.render.cards import card_spec
+from kitgen.render.document import card_part, render, sheet_grid
 
 VOLUME_PAGES = 200
 
@@ -26,17 +27,17 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     size = page_size(layout, kit.paper, kit.origins.get("paper"))
     fonts = register_fonts(layout)
     messages = messages_mod.load(kit.language)
-    deck = keys_mod.generate(kit.seed, kit.edition, count)
+    deck = key_deck.generate(kit.seed, kit.edition, count)
     secret = kit_secret(kit.seed)
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size).per_sheet
     per_volume = max(1, volume_pages // 2) * per_sheet      # a sheet is two pages: fronts and backs
-    cells = keycards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
+    cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
     files, entries = [], []
     progress.start(-(-count // per_sheet) * 2)
     for volume, start in enumerate(range(0, count, per_volume), 1):
         chunk = tuple(deck[start:start + per_volume])
-        payloads = [payload.encode(kit.id, key, secret) for key in chunk]
-        cards = keycards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, messages, "keys")
+        payloads = [key_payload.encode(kit.id, key, secret) for key in chunk]
+        cards = key_cards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, messages, "keys")
         part = card_part(cards, layout, size, kit.duplex)
         name = f"keys-{volume:03d}.pdf"
         data, _ = render([part], size, layout, fonts, kit.duplex, f"{kit.name}: keys, volume {volume}", kit.id,

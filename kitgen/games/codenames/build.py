@@ -9,13 +9,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, contents, fonts, layouts, messages as messages_mod, payload, pictures, units
-from .errors import KitgenError
-from .keys import ALGORITHM_VERSION, kit_secret
-from .model import Kit, layout_overlays
-from .render import codenames, keycards, picturecards, rules, text, tiles
-from .render import percard
-from .render.document import CardPart, FreePart, PrintOptions, card_part, render
+from kitgen import __version__, fonts, layouts, messages as messages_mod, pictures, units
+from kitgen.games.codenames import contents, key_payload
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
+from kitgen.games.codenames.model import Kit, layout_overlays
+from kitgen.games.codenames.render import codename_cards, key_cards, picture_cards, rules_sheet, agent_tiles
+from kitgen.render import text
+from kitgen.render import percard
+from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 
 
 @dataclass(frozen=True)
@@ -129,17 +131,17 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
             progress.warn(warning)
     if strict:
         if not picture_deck:
-            codenames.check_words(kit.deck.words, layout, font_names, kit.deck.source)
+            codename_cards.check_words(kit.deck.words, layout, font_names, kit.deck.source)
         check_labels(layout, font_names, messages, kit.name)
     secret = kit_secret(kit.seed)
-    payloads = [payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
+    payloads = [key_payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
     labels = messages.labels
     card_sets = {
-        "codenames": (picturecards if picture_deck else codenames).card_set(
+        "codenames": (picture_cards if picture_deck else codename_cards).card_set(
             kit_contents.codename_cards, layout, font_names, labels.codename_cards),
-        "keys": keycards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id, kit.edition,
+        "keys": key_cards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id, kit.edition,
                                   messages, labels.key_cards),
-        "tiles": tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
+        "tiles": agent_tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
     }
     return Prepared(layout, size, messages, font_names, kit_contents, payloads, card_sets)
 
@@ -152,7 +154,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     parts = {name: card_part(cards, layout, size, kit.duplex) for name, cards in p.card_sets.items()}
     credits = tuple(line for line in (kit.deck.credits, labels.font_credit,
                                       labels.made_with.format(version=__version__)) if line)
-    parts["rules"] = FreePart("rules", labels.rules, lambda c: rules.draw(
+    parts["rules"] = FreePart("rules", labels.rules, lambda c: rules_sheet.draw(
         c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}",
         kit.edition.name, credits))
     progress.start(2 * sum(len(part.pages) for part in parts.values() if isinstance(part, CardPart)))
@@ -218,7 +220,7 @@ def _page_count(part, data: bytes) -> int:
 
 def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_start: int | None = None) -> list:
     """The manifest's record of each key card of ``part``: its file, page, card and
-    cell rectangles (PDF points, cells in payload order) and its payload."""
+    cell rectangles (PDF points, cells in payload order) and its key_payload."""
     spec = part.cards.spec
     entries = []
     for page_number, page in enumerate(part.pages, 1):
@@ -244,7 +246,7 @@ def file_entries(files: list[BuiltFile], size) -> list:
 
 
 def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
-    cells = keycards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
+    cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
     keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start)
     sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name]
     return {

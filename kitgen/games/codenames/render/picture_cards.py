@@ -5,10 +5,10 @@ import copy
 import hashlib
 import io
 
-from .. import pictures as pictures_mod
-from ..model import CodenameCard
-from . import paint, text
-from .cards import CardSet, card_spec
+from kitgen import pictures as pictures_mod
+from kitgen.games.codenames.model import CodenameCard
+from kitgen.render import paint, text
+from kitgen.render.cards import CardSet, card_spec
 
 
 def _prepare(node, font: str, stand_in: str, current, cmyk: bool):

@@ -6,9 +6,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import keys as keys_mod
-from .decks import identity
-from .editions import Edition
+from kitgen.games.codenames import key_deck
+from kitgen.games.codenames.decks import identity
+from kitgen.games.codenames.editions import Edition
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def word_fits(words, layout, fonts: dict[str, str]) -> list[WordFit]:
     turned copy must fit); longest first."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from .render import text
+    from kitgen.render import text
 
     card = layout.codename_card
     report = []
@@ -89,7 +89,7 @@ class KeyDeckReport:
                 and max(self.per_cell["A"]) <= self.assassin_cap)
 
 
-def key_deck(deck: list, edition: Edition) -> KeyDeckReport:
+def key_deck_report(deck: list, edition: Edition) -> KeyDeckReport:
     """The properties of docs/design.md §3.3, measured on a generated deck."""
     per_cell = {kind: [0] * edition.cells for kind in "RBNA"}
     report = KeyDeckReport(len(deck), edition.cells, edition.rows, edition.cols,
@@ -103,7 +103,7 @@ def key_deck(deck: list, edition: Edition) -> KeyDeckReport:
             report.split_errors.append(f"key {key.number}")
         for i, kind in enumerate(key.cells):
             per_cell[kind][i] += 1
-        for turned in keys_mod.rotations(key.grid, edition.rotations):
+        for turned in key_deck.rotations(key.grid, edition.rotations):
             if turned in seen:
                 report.rotation_clashes.append((seen[turned], key.number))
         seen[key.grid] = key.number

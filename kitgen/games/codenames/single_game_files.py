@@ -6,10 +6,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import game as game_mod, gametext, kitfile, messages as messages_mod
-from .build import load_layout, page_size, register_fonts
-from .errors import KitgenError
-from .render import gamesheets, paint
+from kitgen.games.codenames import single_games, forum_boards, kitfile
+from kitgen import messages as messages_mod
+from kitgen.games.codenames.build import load_layout, page_size, register_fonts
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.render import game_sheets
+from kitgen.render import paint
 
 
 @dataclass(frozen=True)
@@ -43,23 +45,23 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
     if layout is not None:
         kit = dataclasses.replace(kit, layout_name=layout)
     items = getattr(kit.deck, "pictures", None) or kit.deck.words
-    games = game_mod.deal(kit.seed, items, kit.edition, count)
+    games = single_games.deal(kit.seed, items, kit.edition, count)
     messages = messages_mod.load(kit.language)
     layout = load_layout(kit)
     folder = Path(out_dir) / f"games-{games[0].code.lower()}"
     if fmt == "pdf":
         fonts = register_fonts(layout)
         if not hasattr(kit.deck, "pictures"):
-            from .render import codenames
+            from kitgen.games.codenames.render import codename_cards
 
-            codenames.check_words(kit.deck.words, layout, fonts, kit.deck.source)
+            codename_cards.check_words(kit.deck.words, layout, fonts, kit.deck.source)
         width, height = page_size(layout, kit.paper)
-        data = gamesheets.render(games, kit.edition, layout, fonts, messages, (max(width, height), min(width, height)),
+        data = game_sheets.render(games, kit.edition, layout, fonts, messages, (max(width, height), min(width, height)),
                                  f"{kit.name}: {count} game(s)")
         contents = {"games.pdf": data}
     else:
         colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in paint.type_colours(layout, k)[0].rgb())
                    for k in "RBNA"}
         contents = {name: text.encode("utf-8") for name, text in
-                    gametext.write_all(games, kit.edition, messages.labels, fmt, colours).items()}
+                    forum_boards.write_all(games, kit.edition, messages.labels, fmt, colours).items()}
     return GameFiles(folder, _write(folder, contents), games, seed is None)

@@ -4,8 +4,9 @@ spymasters, each labelled with its game number and code."""
 
 import io
 
-from . import keycards, paint, picturecards, text
-from .pdf import new_canvas
+from kitgen.games.codenames.render import key_cards, picture_cards
+from kitgen.render import paint, text
+from kitgen.render.pdf import new_canvas
 
 
 def _title(c, line: str, layout, fonts, page_width: float, page_height: float):
@@ -44,8 +45,8 @@ def _board(c, game, edition, layout, fonts, messages, size):
             if isinstance(item, str):
                 text.draw(c, item.upper(), font, size, inner, paint.colour(layout, word.colour))
             else:
-                picturecards.draw_picture(c, item, inner, "contain", fonts["label"], layout)
-                picturecards.orientation_mark(
+                picture_cards.draw_picture(c, item, inner, "contain", fonts["label"], layout)
+                picture_cards.orientation_mark(
                     c, (box[0] + mark.inset, box[1] + box[3] - mark.inset - mark.size, mark.size, mark.size),
                     paint.colour(layout, mark.colour))
 
@@ -56,7 +57,7 @@ def _key(c, game, edition, layout, fonts, messages, size):
     labels = messages.labels
     title = labels.game_title.format(n=game.number, total=game.total, code=game.code)
     _title(c, f"{title} \u00b7 {labels.key_back}", layout, fonts, width, height)
-    cards = keycards.card_set((game.key,), [game.payload], layout, fonts, game.kit_id, edition, messages, "")
+    cards = key_cards.card_set((game.key,), [game.payload], layout, fonts, game.kit_id, edition, messages, "")
     card_w, card_h = cards.spec.width, cards.spec.height
     key, margin = sheet.key, sheet.margin
     scale = min((width - 2 * margin) / card_w, (height - 2 * margin - key.room) / card_h, key.max_scale)

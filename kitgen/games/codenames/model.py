@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from .editions import Edition
-from .keys import KeyCard
+from kitgen.games.codenames.editions import Edition
+from kitgen.games.codenames.key_deck import KeyCard
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """What goes in a kit, as plain data: codename cards, key cards and tiles."""
 
-from . import keys
-from .keys import Stream, kit_secret
-from .model import CodenameCard, Kit, KitContents, Tile
+from kitgen.games.codenames import key_deck
+from kitgen.games.codenames.key_deck import Stream, kit_secret
+from kitgen.games.codenames.model import CodenameCard, Kit, KitContents, Tile
 
 TILE_FACES = {"red": ("R", "R"), "blue": ("B", "B"), "double": ("R", "B"),
               "bystander": ("N", "N"), "assassin": ("A", "A")}
@@ -25,4 +25,4 @@ def tiles(kit: Kit) -> tuple[Tile, ...]:
 
 
 def build(kit: Kit) -> KitContents:
-    return KitContents(codename_cards(kit), tuple(keys.generate(kit.seed, kit.edition, kit.keys)), tiles(kit))
+    return KitContents(codename_cards(kit), tuple(key_deck.generate(kit.seed, kit.edition, kit.keys)), tiles(kit))

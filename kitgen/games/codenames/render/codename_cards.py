@@ -1,10 +1,10 @@
 """Codename cards: the word upright and, smaller, turned 180 degrees for the far side."""
 
-from .. import checks
-from ..errors import KitgenError
-from ..model import CodenameCard
-from . import paint, text
-from .cards import CardSet, card_spec
+from kitgen.games.codenames import checks
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.model import CodenameCard
+from kitgen.render import paint, text
+from kitgen.render.cards import CardSet, card_spec
 
 
 class _listed(list):

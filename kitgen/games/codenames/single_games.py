@@ -4,16 +4,16 @@ deck, each with its own key, as plain data.
 A game is named by a public code. The code, the board and the key all come
 from the host's secret seed, so the code identifies a game to whoever holds
 the seed and tells nobody else anything about its key: two hosts with
-different seeds and the same code get different keys."""
+different seeds and the same code get different key_deck."""
 
 import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
 
-from . import keys, payload
-from .editions import Edition
-from .keys import KeyCard, Stream, kit_secret
+from kitgen.games.codenames import key_deck, key_payload
+from kitgen.games.codenames.editions import Edition
+from kitgen.games.codenames.key_deck import KeyCard, Stream, kit_secret
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def game_seed(seed: str, code: str) -> str:
 
 
 def game_key(seed: str, code: str, edition: Edition) -> KeyCard:
-    return keys.generate(game_seed(seed, code), edition, 1)[0]
+    return key_deck.generate(game_seed(seed, code), edition, 1)[0]
 
 
 def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
@@ -70,7 +70,7 @@ def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
         code = game_code(seed, number)
         key = game_key(seed, code, edition)
         key = KeyCard(1, 1, key.starting_team, key.grid)
-        text = payload.encode(f"G-{code}", key, kit_secret(game_seed(seed, code)))
+        text = key_payload.encode(f"G-{code}", key, kit_secret(game_seed(seed, code)))
         games.append(Game(number, count, code, tuple(board), key, text))
     return games
 

@@ -23,7 +23,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from .editions import Edition
+from kitgen.games.codenames.editions import Edition
 
 ALGORITHM_VERSION = 1
 RED, BLUE, BYSTANDER, ASSASSIN = "R", "B", "N", "A"

@@ -13,14 +13,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, checks, pictures
-from .build import Prepared, prepare
-from .errors import KitgenError
-from .model import Kit
-from .render import paint
-from .render.pdf import new_canvas
-from .render.paint import TYPE_NAMES
-from .render.text import missing_glyphs
+from kitgen import __version__, pictures
+from kitgen.games.codenames import checks
+from kitgen.games.codenames.build import Prepared, prepare
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.model import Kit
+from kitgen.render import paint
+from kitgen.render.pdf import new_canvas
+from kitgen.render.paint import TYPE_NAMES
+from kitgen.render.text import missing_glyphs
 
 
 @dataclass
@@ -62,7 +63,7 @@ def examine(kit: Kit) -> Proof:
     picture_deck = isinstance(kit.deck, pictures.PictureDeck)
     fits = [] if picture_deck else checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
     near = [] if picture_deck else checks.near_duplicates(kit.deck.words)
-    report = checks.key_deck(list(prepared.contents.key_cards), kit.edition)
+    report = checks.key_deck_report(list(prepared.contents.key_cards), kit.edition)
     # a label may be drawn in any of the layout's fonts: each must have every character
     gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name]
                    for font in set(prepared.fonts.values()) for ch in missing_glyphs(t, font)})
@@ -182,7 +183,7 @@ def _summary(sheet: Sheet):
 def _words(sheet: Sheet):
     """Each word in its card box at true size and the size it is printed at,
     longest first, with the sizes written under it."""
-    from .render import text
+    from kitgen.render import text
 
     proof = sheet.proof
     layout = proof.prepared.layout

@@ -8,8 +8,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import yamlio
-from .errors import KitgenError
+from kitgen import yamlio
+from kitgen.errors import KitgenError
 
 MIN_WORDS = 25
 MAX_WORD_LENGTH = 60          # characters: no card holds more; longer is a mistake, not a word

@@ -14,12 +14,13 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import keys, layouts, payload as payload_mod, symbols
-from .editions import edition_for_rows
-from .errors import KitgenError
-from .model import layout_overlays
-from .render import paint
-from .render.paint import TYPE_NAMES
+from kitgen.games.codenames import key_deck, key_payload, symbols
+from kitgen import layouts
+from kitgen.games.codenames.editions import edition_for_rows
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.model import layout_overlays
+from kitgen.render import paint
+from kitgen.render.paint import TYPE_NAMES
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 MAX_PIXELS = 80_000_000
@@ -54,7 +55,7 @@ class CardResult:
     @property
     def label(self) -> str:
         try:
-            parsed = payload_mod.decode(self.payload)
+            parsed = key_payload.decode(self.payload)
             return f"key {str(parsed.number).zfill(len(str(parsed.total)))}/{parsed.total} {parsed.kit}"
         except KitgenError:
             return "a QR code"
@@ -80,7 +81,7 @@ _decks: dict = {}
 def check_payload(text: str, secret: Secret | None) -> list[str]:
     """Problems with one payload (empty when it is right); KitgenError when it
     is not a kitgen payload at all."""
-    parsed = payload_mod.decode(text)
+    parsed = key_payload.decode(text)
     if secret is None:
         return []
     problems = []
@@ -89,7 +90,7 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
         problems.append(f"{label} belongs to kit {parsed.kit}, not {secret.kit}")
     if secret.total and parsed.total != secret.total:
         problems.append(f"{label} is from a deck of {parsed.total} keys; this kit has {secret.total}")
-    expected = payload_mod.check_code(keys.kit_secret(secret.seed), parsed.body)
+    expected = key_payload.check_code(key_deck.kit_secret(secret.seed), parsed.body)
     if parsed.check != expected:
         problems.append(f"{label}: check code {parsed.check} does not match this seed "
                         "(a different kit, a wrong seed, or an altered key)")
@@ -97,7 +98,7 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
     edition = edition_for_rows(len(parsed.grid))
     deck_key = (secret.seed, edition.name, parsed.total)
     if deck_key not in _decks:
-        _decks[deck_key] = keys.generate(secret.seed, edition, parsed.total)
+        _decks[deck_key] = key_deck.generate(secret.seed, edition, parsed.total)
     key = _decks[deck_key][parsed.number - 1]
     if (key.starting_team, key.grid) != (parsed.starting_team, parsed.grid):
         problems.append(f"{label} is not key {parsed.number} of this seed's deck")
@@ -142,7 +143,7 @@ class CardReader:
     """Reads the printed cells of one key card from an image, given its QR's corners."""
 
     def __init__(self, image, corners, layout, rows: int, cols: int):
-        from .render.keycards import cell_boxes
+        from kitgen.games.codenames.render.key_cards import cell_boxes
 
         self.image = image
         self.width, self.height = image.size
@@ -242,7 +243,7 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
         except KitgenError as err:
             result.problems.append(err.message)
             continue
-        parsed = payload_mod.decode(code.text)
+        parsed = key_payload.decode(code.text)
         pos = code.position
         corners = [(p.x, p.y) for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
         card_layout = layout or _edition_layout(len(parsed.grid))

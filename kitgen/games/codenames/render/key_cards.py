@@ -1,9 +1,9 @@
 """Key cards: the grid, the starting team's lights, the key number, the kit id
 and the QR, all on the spymaster-facing front; the back reveals nothing."""
 
-from ..keys import KeyCard
-from . import paint, qr, text
-from .cards import CardSet, card_spec
+from kitgen.games.codenames.key_deck import KeyCard
+from kitgen.render import paint, qr, text
+from kitgen.render.cards import CardSet, card_spec
 
 
 def cell_boxes(layout, rows: int, cols: int) -> list[tuple[float, float, float, float]]:

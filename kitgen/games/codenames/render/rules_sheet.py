@@ -7,10 +7,10 @@ right-to-left text needs, and the build does not pay for importing platypus."""
 
 from dataclasses import dataclass
 
-from .. import messages as messages_mod
-from ..errors import KitgenError
-from ..model import RuleSwitches
-from . import paint, text as text_mod
+from kitgen import messages as messages_mod
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.model import RuleSwitches
+from kitgen.render import paint, text as text_mod
 
 
 @dataclass(frozen=True)

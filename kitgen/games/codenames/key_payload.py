@@ -10,9 +10,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .editions import edition_for_rows
-from .errors import KitgenError
-from .keys import KeyCard
+from kitgen.games.codenames.editions import edition_for_rows
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.key_deck import KeyCard
 
 PREFIX = "KG1"
 KIT_ID = re.compile(r"[A-Z0-9-]{1,16}")     # fullmatch: "$" would let a final newline in

@@ -5,11 +5,12 @@ import importlib.resources
 import re
 from pathlib import Path
 
-from . import decks, messages, pictures, yamlio
-from .editions import EDITIONS
-from .errors import KitgenError
-from .model import Kit, RuleSwitches
-from .render.sheet import DUPLEX_MODES
+from kitgen.games.codenames import decks
+from kitgen import messages, pictures, yamlio
+from kitgen.games.codenames.editions import EDITIONS
+from kitgen.errors import KitgenError
+from kitgen.games.codenames.model import Kit, RuleSwitches
+from kitgen.render.sheet import DUPLEX_MODES
 
 KIT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}")
 KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "cards", "paper", "duplex", "rules"}
@@ -22,7 +23,7 @@ BUILTIN_KITS = {"words": "classic-en", "pictures": "classic-pictures"}
 
 
 def builtin_path(name: str = DEFAULT_KIT) -> Path:
-    return Path(str(importlib.resources.files("kitgen"))) / "kits" / f"{name}.yaml"
+    return Path(str(importlib.resources.files("kitgen.games.codenames"))) / "kits" / f"{name}.yaml"
 
 
 def kit_path(kit_file: str | None, edition: str | None, language: str | None = None) -> Path | None:

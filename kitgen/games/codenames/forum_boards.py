@@ -7,7 +7,7 @@ symbol and its type's name."""
 
 import html
 
-from .game import Game, rows
+from kitgen.games.codenames.single_games import Game, rows
 
 SYMBOLS = {"R": "\u25cf", "B": "\u25a0", "N": "\u25ac", "A": "\u2716"}      # disc, square, bar, cross: as printed
 TYPE_LABELS = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}

@@ -1,8 +1,8 @@
 """Agent tiles: full-bleed colour, the type's symbol and its name, both sides."""
 
-from ..model import Tile
-from . import paint, text
-from .cards import CardSet, card_spec
+from kitgen.games.codenames.model import Tile
+from kitgen.render import paint, text
+from kitgen.render.cards import CardSet, card_spec
 
 LABELS = {"R": "red_agent", "B": "blue_agent", "N": "bystander", "A": "assassin"}
 
