@@ -200,13 +200,13 @@ def keys(count, edition, seed, lang, paper, duplex, volume_pages, out_dir):
 def calibrate(paper, duplex, lang, layout, out_dir):
     """A duplex calibration sheet: print it double-sided once and read the
     --back-offset X,Y your printer needs off its rulers."""
-    from . import layouts, messages as messages_mod
-    from kitgen.games.codenames.build import page_size, register_fonts
+    from . import fonts as fonts_mod, layouts
+    from .games.codenames import texts
     from .render import calibration
 
     the_layout = layouts.load(layout)
-    fonts = register_fonts(the_layout)
-    data = calibration.render(page_size(the_layout, paper), the_layout, fonts, messages_mod.load(lang), duplex)
+    fonts = fonts_mod.register_roles(the_layout)
+    data = calibration.render(layouts.page_size(the_layout, paper), the_layout, fonts, texts.load(lang), duplex)
     path = Path(out_dir) / "calibration.pdf"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -229,23 +229,22 @@ def deck_check(path, layout):
     """Check a deck without rendering: words fit, glyphs exist, no duplicates,
     no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
     every picture opens and is sharp enough. Exit 0 when every check passes."""
-    from kitgen.games.codenames import checks, decks as decks_mod
-    from kitgen import layouts, pictures
-    from kitgen.games.codenames.build import register_fonts
+    from kitgen import fonts as fonts_mod, pictures
+    from kitgen.games.codenames import checks, decks as decks_mod, layout as codenames_layout, picture_decks
 
-    if pictures.is_picture_deck(path):
-        picture_deck = pictures.load(path)
+    if picture_decks.is_picture_deck(path):
+        picture_deck = picture_decks.load(path)
         click.echo(f"OK   {path}: {len(picture_deck.pictures)} distinct pictures, each opened and checked")
         for note in picture_deck.notes:
             click.echo(f"NOTE {note}")
-        box = layouts.load("pictures" if layout == "default" else layout).picture_card.picture.box
-        for warning in pictures.low_resolution(picture_deck, box[2], box[3]):
+        box = codenames_layout.load("pictures" if layout == "default" else layout).picture_card.picture.box
+        for warning in pictures.low_resolution(picture_deck.pictures, box[2], box[3]):
             click.echo(f"WARN {warning}")
         return
 
     the_deck = decks_mod.load(path, strict=False)
-    the_layout = layouts.load(layout)
-    fonts = register_fonts(the_layout)
+    the_layout = codenames_layout.load(layout)
+    fonts = fonts_mod.register_roles(the_layout)
     fits = checks.word_fits(the_deck.words, the_layout, fonts)
     click.echo(f"OK   {path}: {len(the_deck.words)} distinct words, language {the_deck.language}")
     failed = 0

@@ -253,3 +253,13 @@ def has_glyph(font_name: str, char: str) -> bool:
     if char.isspace() or char in "\u200c\u200d":      # spaces and joiners draw nothing
         return True
     return ord(char) in pdfmetrics.getFont(font_name).face.charToGlyph
+
+
+def register_roles(layout) -> dict[str, str]:
+    """Each layout font role (word, label, ...) -> its registered reportlab name;
+    each role's Arabic-script family is registered as that font's partner."""
+    names = {}
+    for role, spec in layout.fonts.items():
+        names[role] = register(spec.family, int(spec.weight)).registered_name
+        set_partner(names[role], spec.arabic, int(spec.weight))
+    return names

@@ -23,7 +23,7 @@ FONT_KEYS = {"font"}
 POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol", "leading", "registration", "arm",
             "span", "step", "tick", "minor_tick", "minor_width", "cell", "bar", "line"}
 HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
-MIN_QR = units.mm(10)        # a 33-module code at 0.3 mm a module: what phones and scanners read
+MIN_QR = units.mm(10)        # a QR box smaller than this (33 modules at 0.3 mm) is hard for phones to read
 
 
 def builtin_dir() -> Path:
@@ -182,10 +182,11 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> list[tuple[Path, dict, di
     return _load_chain(parent_path, seen + (resolved,)) + [(path, data, lines)]
 
 
-def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = ()) -> Node:
+def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), checks=()) -> Node:
     """Load a layout by built-in name or path, apply ``extends``, then any
     overlays (built-in layouts applied on top, such as ``ink-saver``), validate,
-    convert units."""
+    convert units. ``checks`` are a game family's own: each is called with the
+    layout and a ``fail(message)`` that refuses it, naming the file."""
     path = _resolve(str(name_or_path), None) if isinstance(name_or_path, str) else Path(name_or_path)
     if not path.exists():
         raise KitgenError("layout file not found; check the path", source=str(path))
@@ -203,7 +204,13 @@ def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = ()) -
         _Checker(source, lines, colours, fonts).check(data, schema, ())
     layout = _nodes(_convert(merged, schema))
     _check_geometry(layout, chain[-1][0])
+    for check in checks:
+        check(layout, lambda message: _fail(message, chain[-1][0]))
     return layout
+
+
+def _fail(message: str, source: Path):
+    raise KitgenError(message, source=str(source))
 
 
 def _check_geometry(layout: Node, source: Path):
@@ -215,7 +222,9 @@ def _check_geometry(layout: Node, source: Path):
     for name, sizes in layout.paper.sizes.items():
         if min(sizes) <= 2 * layout.paper.margin:
             fail(f"paper {name!r} is no larger than its margins")
-    for section_name in ("codename_card", "picture_card", "key_card", "tile"):
+    cards = [name for name, section in layout.items() if isinstance(section, dict)
+             and isinstance(section.get("size"), tuple) and len(section.size) == 2]
+    for section_name in cards:          # every section with a size is a card: its boxes lie inside it
         section = layout[section_name]
         width, height = section.size
         for key, item in section.items():
@@ -228,13 +237,6 @@ def _check_geometry(layout: Node, source: Path):
                          f"{height / units.mm(1):g} mm card")
             if "min_size" in item and item.min_size > item.size:
                 fail(f"{section_name}.{key}: min_size is larger than size")
-    grid = layout.key_card.grid
-    if not 0 < grid.symbol < 1:
-        fail("key_card.grid.symbol is the symbol's share of a cell: a number between 0 and 1")
-    if min(grid.box[2], grid.box[3]) <= 5 * grid.gap:
-        fail("key_card.grid.gap leaves no room for the cells")
-    if layout.key_card.qr.box[2] < MIN_QR or abs(layout.key_card.qr.box[2] - layout.key_card.qr.box[3]) > 1e-6:
-        fail("key_card.qr.box must be square and at least 10mm, or phones cannot read it")
     rules = layout.rules
     if int(rules.columns) != rules.columns or rules.columns < 1:
         fail("rules.columns must be a whole number, 1 or more")
@@ -256,9 +258,25 @@ def _check_geometry(layout: Node, source: Path):
         fail("proof.margin leaves no room for the proof on the paper")
     if int(rules.max_pages) != rules.max_pages or rules.max_pages < 1:
         fail("rules.max_pages must be a whole number, 1 or more")
-    if not 0 < layout.game_sheet.key.max_scale <= 10:
-        fail("game_sheet.key.max_scale must be above 0 and at most 10")
     if not 0 < layout.proof.contact_sheet.scale <= 1:
         fail("proof.contact_sheet.scale must be above 0 and at most 1")
     if layout.calibration.ruler.step > layout.calibration.ruler.span:
         fail("calibration.ruler.step must not be larger than its span")
+
+
+CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")
+
+
+def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, float]:
+    """A paper named in the layout (a4, letter) or written out: 210x297mm, 8.5x11in."""
+    sizes = layout.paper.sizes
+    if paper in sizes:
+        return tuple(sizes[paper])
+    match = CUSTOM_PAPER.match(paper)
+    if match:
+        size = (units.to_points(match[1] + match[3]), units.to_points(match[2] + match[3]))
+        if min(size) <= 2 * layout.paper.margin + units.mm(20):
+            raise KitgenError(f"paper {paper!r} is too small to print cards on", source=origin)
+        return size
+    raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}, or a size like 210x297mm or "
+                      "8.5x11in", source=origin)

@@ -1,7 +1,7 @@
-"""Picture decks (docs/design.md §2.1, §9.3): a folder of PNG, JPEG and SVG files, or a YAML
-file listing pictures (files beside it, or icons from an installed icon set)
-with optional captions. Every picture is opened and checked before anything
-is drawn."""
+"""Pictures, read and checked before anything is drawn (docs/design.md §9.3): PNG, JPEG
+and SVG files, and icons from an installed icon set. A picture that cannot be
+read, a decompression bomb, an SVG that refers outside itself: each is refused
+in one line."""
 
 import hashlib
 import importlib.resources
@@ -10,15 +10,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import yamlio
 from .errors import KitgenError
 
-MIN_PICTURES = 20
 RASTER = {".png", ".jpg", ".jpeg"}
 VECTOR = {".svg"}
 MAX_PIXELS = 40_000_000          # beyond this a picture is refused as a decompression bomb
 MAX_SVG_BYTES = 5_000_000
-YAML_KEYS = {"name", "language", "pictures", "credits"}
 ICON_SETS = {"phosphor": "py_phosphor_icons"}
 
 
@@ -31,27 +28,7 @@ class Picture:
     caption: str = ""
 
 
-@dataclass(frozen=True)
-class PictureDeck:
-    name: str
-    language: str
-    pictures: tuple[Picture, ...]
-    source: str
-    credits: str = ""
-    notes: tuple[str, ...] = ()       # files passed over, and the like
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        """Picture names, so reports that list a deck's entries work for both kinds."""
-        return tuple(p.name for p in self.pictures)
-
-
-def builtin_path(name: str) -> Path | None:
-    path = Path(str(importlib.resources.files("kitgen.builtin_decks"))) / f"{name}.yaml"
-    return path if path.exists() else None
-
-
-def _icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
+def icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
     """``phosphor:cat`` -> the SVG of that icon from its installed package (filled weight)."""
     set_name, _, icon = reference.partition(":")
     if set_name not in ICON_SETS or not icon:
@@ -162,106 +139,10 @@ def drawing_of(data: bytes, where: str = "SVG"):
     return parsed_svg(data, where)[0]
 
 
-def _from_folder(folder: Path) -> tuple[list[Picture], list[str]]:
-    pictures, notes = [], []
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name.startswith(".") or path.is_dir():
-            continue
-        if path.suffix.lower() not in RASTER | VECTOR:
-            notes.append(f"{path.name}: not a PNG, JPEG or SVG file; passed over")
-            continue
-        pictures.append(read_picture(path.name, path.read_bytes(), path.suffix.lower() in VECTOR,
-                                     source=str(path)))
-    return pictures, notes
-
-
-def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
-    data, lines = yamlio.load(path)
-    src = str(path)
-    if not isinstance(data, dict) or not isinstance(data.get("pictures"), list):
-        raise KitgenError("a picture deck lists its pictures under 'pictures'", source=src)
-    for key in data:
-        if key not in YAML_KEYS:
-            raise KitgenError(f"unknown key {key!r}; a picture deck has {', '.join(sorted(YAML_KEYS))}",
-                              source=src, line=lines.get((key,)))
-    pictures = []
-    for i, entry in enumerate(data["pictures"]):
-        line = lines.get(("pictures", i))
-        if isinstance(entry, str):
-            entry = {"file": entry}
-        if not isinstance(entry, dict) or len({"file", "icon"} & set(entry)) != 1 or \
-                set(entry) - {"file", "icon", "caption"}:
-            raise KitgenError("each picture is a file name, or {file: ..., caption: ...}, or "
-                              "{icon: set:name, caption: ...}", source=src, line=line)
-        caption = entry.get("caption") or ""
-        if not isinstance(caption, str):
-            raise KitgenError("a caption is text", source=src, line=line)
-        if "icon" in entry:
-            name, blob = _icon(str(entry["icon"]), src, line)
-            vector = True
-        else:
-            file = (path.parent / str(entry["file"])).resolve()
-            if path.parent.resolve() not in file.parents:
-                raise KitgenError(f"{entry['file']!r} is outside the deck's folder", source=src, line=line)
-            try:
-                blob = file.read_bytes()
-            except OSError:
-                raise KitgenError(f"cannot read {entry['file']!r}; check the name", source=src, line=line) from None
-            name = str(entry["file"])
-            vector = file.suffix.lower() in VECTOR
-            if file.suffix.lower() not in RASTER | VECTOR:
-                raise KitgenError(f"{name!r} is not a PNG, JPEG or SVG file", source=src, line=line)
-        pictures.append(read_picture(name, blob, vector, caption, line, src if "icon" in entry else str(file)))
-    return data, pictures
-
-
-def is_picture_deck(name_or_path: str) -> bool:
-    """A folder, a built-in picture deck, or a YAML file with a ``pictures`` list."""
-    path = builtin_path(name_or_path) if not Path(name_or_path).suffix and "/" not in name_or_path else None
-    path = path or Path(name_or_path)
-    if path.is_dir():
-        return True
-    if path.suffix.lower() in (".yaml", ".yml") and path.is_file():
-        data, _ = yamlio.load(path)
-        return isinstance(data, dict) and "pictures" in data
-    return False
-
-
-def load(name_or_path: str | Path, relative_to: Path | None = None) -> PictureDeck:
-    """A folder of pictures, a YAML picture deck, or a built-in picture deck name."""
-    text = str(name_or_path)
-    path = builtin_path(text) if not Path(text).suffix and "/" not in text else None
-    if path is None:
-        path = Path(text)
-        if not path.is_absolute() and relative_to is not None:
-            path = relative_to.parent / path
-    if not path.exists():
-        raise KitgenError("no such picture folder or deck file; check the path", source=str(path))
-    meta: dict = {}
-    notes: list[str] = []
-    if path.is_dir():
-        pictures, notes = _from_folder(path)
-    elif path.suffix.lower() in (".yaml", ".yml"):
-        meta, pictures = _from_yaml(path)
-    else:
-        raise KitgenError("a picture deck is a folder of pictures or a .yaml file listing them", source=str(path))
-    seen: dict[bytes, str] = {}
-    for picture in pictures:
-        digest = hashlib.sha256(picture.data).digest()
-        if digest in seen:
-            raise KitgenError(f"{picture.name} is the same picture as {seen[digest]}; keep one", source=str(path))
-        seen[digest] = picture.name
-    if len(pictures) < MIN_PICTURES:
-        raise KitgenError(f"has {len(pictures)} pictures; a pictures kit needs at least {MIN_PICTURES}",
-                          source=str(path))
-    return PictureDeck(meta.get("name") or path.stem, meta.get("language") or "en", tuple(pictures), str(path),
-                       meta.get("credits", ""), tuple(notes))
-
-
-def low_resolution(deck: PictureDeck, box_w: float, box_h: float, dpi: float = 150) -> list[str]:
+def low_resolution(pictures, box_w: float, box_h: float, dpi: float = 150) -> list[str]:
     """Raster pictures below ``dpi`` at their printed size: warnings naming them."""
     warnings = []
-    for picture in deck.pictures:
+    for picture in pictures:
         if picture.pixels is None:
             continue
         w, h = picture.pixels

@@ -24,10 +24,9 @@ os.environ["KITGEN_CACHE"] = _CACHE          # before anything registers a font
 def pytest_sessionstart(session):
     """Cut the fonts into the fresh cache once, up front: the cutting code runs in every test
     run, and no test's output depends on whether it happened to be the first to need a font."""
-    from kitgen.games.codenames import build
     from kitgen import fonts, layouts
 
-    for name in build.register_fonts(layouts.load("default")).values():
+    for name in fonts.register_roles(layouts.load("default")).values():
         fonts.partner(name)
 
 

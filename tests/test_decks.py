@@ -2,8 +2,8 @@
 
 import pytest
 
-from kitgen.games.codenames import decks
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import decks
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
 

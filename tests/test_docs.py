@@ -42,7 +42,7 @@ DESIGN = (Path(__file__).resolve().parent.parent / "docs" / "design.md").read_te
 
 def test_the_design_documents_test_vectors_are_what_the_code_gives():
     """docs/design.md §3.6 lets anyone re-implement the key algorithm: its vectors must hold."""
-    from kitgen.games.codenames import editions, single_games, key_deck, key_payload
+    from kitgen.games.codenames import editions, key_deck, key_payload, single_games
 
     section = DESIGN[DESIGN.index("### 3.6 Test vectors"):DESIGN.index("## 4. QR payload")]
     secret = key_deck.kit_secret("kitgen classic-en 2026")

@@ -4,8 +4,8 @@ said once on stderr, and never the user's own cache in tests (docs/design.md §7
 import hashlib
 import os
 import subprocess
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 
 from fontTools.ttLib import TTFont

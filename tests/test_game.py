@@ -10,9 +10,9 @@ import pytest
 import yaml
 import zxingcpp
 
-from kitgen.games.codenames import decks, editions, single_games, forum_boards, verify
-from kitgen import messages
+from kitgen.games.codenames import decks, editions, forum_boards, single_games, texts, verify
 from kitgen.games.codenames.build import load_layout
+
 from raster import render_page
 
 SYMBOL_KIND = {v: k for k, v in forum_boards.SYMBOLS.items()}
@@ -40,7 +40,7 @@ def cells_of(text: str, fmt: str) -> list[tuple[str, str | None]]:
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "html", "text"])
 def test_public_and_captain_boards_agree_with_the_key(fmt):
     games = dealt(2)
-    labels = messages.load("en").labels
+    labels = texts.load("en").labels
     files = forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS)
     public = next(v for k, v in files.items() if k.startswith("public"))
     captain = next(v for k, v in files.items() if k.startswith("captain"))
@@ -59,7 +59,7 @@ def test_public_and_captain_boards_agree_with_the_key(fmt):
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "html", "text"])
 def test_the_public_board_leaks_nothing_of_the_key(fmt):
     games = dealt(3)
-    labels = messages.load("en").labels
+    labels = texts.load("en").labels
     public = next(v for k, v in forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS).items()
                   if k.startswith("public"))
     for symbol in forum_boards.SYMBOLS.values():

@@ -17,10 +17,12 @@ import sys
 import pypdfium2 as pdfium
 import pytest
 
-from kitgen.games.codenames import build, decks, editions, kitfile, key_deck, key_payload
+from kitgen import fonts
+from kitgen.games.codenames import build, decks, editions, key_deck, key_payload, kitfile
 from kitgen.games.codenames.model import CodenameCard
 from kitgen.games.codenames.render import codename_cards
 from kitgen.render import document
+
 from pdfread import Pdf, interpret, pure_k, rich_black
 from raster import render_page
 
@@ -172,7 +174,7 @@ def test_every_word_is_drawn_inside_both_its_boxes(default_layout):
     words = words_to_draw()
     cards = tuple(CodenameCard(words[i][1], words[i + 1][1] if i + 1 < len(words) else None)
                   for i in range(0, len(words), 2))
-    faces = codename_cards.card_set(cards, layout, build.register_fonts(layout), "guard")
+    faces = codename_cards.card_set(cards, layout, fonts.register_roles(layout), "guard")
     buffer = io.BytesIO()
     c = canvas.Canvas(buffer, pagesize=(faces.spec.width, faces.spec.height), invariant=1, pageCompression=1)
     for i in range(faces.count):

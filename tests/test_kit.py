@@ -11,9 +11,11 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen.games.codenames import build, kitfile, key_payload
+from kitgen import output
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, key_payload, kitfile
 from kitgen.units import mm
+
 from raster import classify, page_count, render_page, to_pixels
 
 FILES = ["codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf", "kit.pdf"]
@@ -251,7 +253,7 @@ def test_single_sided_puts_backs_on_their_own_pages(tmp_path):
 def test_a_failed_build_leaves_the_previous_kit_intact(tmp_path, monkeypatch, default_kit):
     _, files, man = default_kit
     target = tmp_path / "classic-en"
-    build.write_kit(target, files, man)
+    output.write_kit(target, files, man)
     before = {p.name: p.read_bytes() for p in target.iterdir()}
     written = []
     original = Path.write_bytes
@@ -264,7 +266,7 @@ def test_a_failed_build_leaves_the_previous_kit_intact(tmp_path, monkeypatch, de
 
     monkeypatch.setattr(Path, "write_bytes", failing_write)
     with pytest.raises(KitgenError, match="No space left"):
-        build.write_kit(target, [f.__class__(f.name, f.data + b"%changed", f.pages) for f in files], man)
+        output.write_kit(target, [f.__class__(f.name, f.data + b"%changed", f.pages) for f in files], man)
     assert {p.name: p.read_bytes() for p in target.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["classic-en"]   # no staging folder left
 
@@ -273,4 +275,4 @@ def test_output_path_that_is_a_file_is_refused(tmp_path, default_kit):
     _, files, man = default_kit
     (tmp_path / "classic-en").write_text("not a folder")
     with pytest.raises(KitgenError, match="is a file"):
-        build.write_kit(tmp_path / "classic-en", files, man)
+        output.write_kit(tmp_path / "classic-en", files, man)

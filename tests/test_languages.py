@@ -8,9 +8,8 @@ import unicodedata
 
 import pytest
 
-from kitgen.games.codenames import build, decks, kitfile
-from kitgen import messages
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, decks, kitfile, texts
 from kitgen.render import text as text_mod
 
 ZWNJ = "\u200c"
@@ -69,14 +68,14 @@ def test_russian_words_extract_with_yo(kits):
 @pytest.mark.parametrize("lang", ["ru", "fa"])
 def test_every_printed_label_is_in_the_kit_language(kits, lang):
     folder, _, _ = kits[lang]
-    labels = messages.load(lang).labels
+    labels = texts.load(lang).labels
     tiles = extract(folder / "tiles.pdf")
     for key in ("red_agent", "blue_agent", "double_agent", "bystander", "assassin"):
         shown = labels[key].upper()
         assert any(shown == line for line in tiles), (key, shown)
     assert not any("ASSASSIN" in line or "BYSTANDER" in line for line in tiles)
     rules = " ".join(extract(folder / "rules.pdf"))
-    assert messages.load(lang).rules.title in rules
+    assert texts.load(lang).rules.title in rules
 
 
 def hb_forms(word: str, font_path) -> list[str]:
@@ -155,11 +154,11 @@ def test_unknown_lang_lists_the_known_ones(tmp_path):
 ])
 def test_a_message_file_with_a_missing_or_extra_key_is_refused(tmp_path, monkeypatch, edit, match):
     for lang in ("en", "ru"):
-        source = (messages.messages_dir() / f"{lang}.yaml").read_text("utf-8")
+        source = (texts.folder() / f"{lang}.yaml").read_text("utf-8")
         (tmp_path / f"{lang}.yaml").write_text(edit(source) if lang == "ru" else source, "utf-8")
-    monkeypatch.setattr(messages, "messages_dir", lambda: tmp_path)
+    monkeypatch.setattr(texts, "folder", lambda: tmp_path)
     with pytest.raises(KitgenError, match=match):
-        messages.load("ru")
+        texts.load("ru")
 
 
 def test_lang_sets_the_labels_of_any_deck(tmp_path):
@@ -174,8 +173,8 @@ def test_lang_sets_the_labels_of_any_deck(tmp_path):
 def test_every_word_of_the_rules_extracts_in_logical_order(kits, lang):
     folder, _, _ = kits[lang]
     tokens = " ".join(extract(folder / "rules.pdf")).split()
-    rules = messages.load(lang).rules
-    texts = [rules.intro] + [p if isinstance(p, str) else p["words"] for s in rules.sections for p in s.paragraphs]
-    words = [w.strip(".,،:;!?()«»\"") for t in texts for w in t.split()]
+    rules = texts.load(lang).rules
+    paragraphs = [rules.intro] + [p if isinstance(p, str) else p["words"] for s in rules.sections for p in s.paragraphs]
+    words = [w.strip(".,،:;!?()«»\"") for t in paragraphs for w in t.split()]
     missing = [w for w in words if w and not any(w in token for token in tokens)]
     assert len(words) > 300 and not missing, missing[:10]

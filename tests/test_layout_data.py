@@ -9,13 +9,14 @@ import re
 
 import pytest
 
-from kitgen.games.codenames import build, editions, single_games, kitfile, proof
-from kitgen import layouts, messages, pictures
-from kitgen.render import calibration, document
-from kitgen.games.codenames.render import game_sheets, picture_cards
+from kitgen import fonts, layouts, pictures
+from kitgen.games.codenames import build, editions, kitfile, picture_decks, proof, single_games, texts
+from kitgen.games.codenames.render import game_sheets
+from kitgen.render import calibration, document, pictures as picture_drawing
 from kitgen.render.cards import card_spec
 from kitgen.render.pdf import new_canvas
 from kitgen.units import mm
+
 from raster import render_page
 from test_print import content_streams
 
@@ -35,14 +36,14 @@ def left_ink(image, threshold=200) -> int:
 
 
 def fonts_for(layout):
-    return build.register_fonts(layout)
+    return fonts.register_roles(layout)
 
 
 @pytest.mark.parametrize("margin", [12, 30])
 def test_game_boards_take_their_margin_from_the_layout(tmp_path, margin):
     layout = layouts.load(layout_with(tmp_path, f"game_sheet:\n  margin: {margin}mm\n"))
     games = single_games.deal("s", [f"WORD{i}" for i in range(40)], editions.WORDS, 1)
-    data = game_sheets.render(games, editions.WORDS, layout, fonts_for(layout), messages.load("en"),
+    data = game_sheets.render(games, editions.WORDS, layout, fonts_for(layout), texts.load("en"),
                              (mm(297), mm(210)), "t")
     assert abs(left_ink(render_page(data, 0, DPI)) - mm(margin)) <= 1.5      # the first column's frame
 
@@ -50,7 +51,7 @@ def test_game_boards_take_their_margin_from_the_layout(tmp_path, margin):
 @pytest.mark.parametrize("arm", [40, 20])
 def test_the_calibration_cross_follows_the_layout(tmp_path, arm):
     layout = layouts.load(layout_with(tmp_path, f"calibration:\n  cross: {{arm: {arm}mm}}\n"))
-    data = calibration.render((mm(210), mm(297)), layout, fonts_for(layout), messages.load("en"), "long")
+    data = calibration.render((mm(210), mm(297)), layout, fonts_for(layout), texts.load("en"), "long")
     front = render_page(data, 0, DPI)
     row = front.crop((0, round(mm(148.5)) - 1, front.width, round(mm(148.5)) + 1))
     assert abs(left_ink(row) - (mm(105) - mm(arm))) <= 1.5
@@ -97,11 +98,12 @@ def test_registration_marks_take_their_size_from_the_layout(tmp_path):
 
 def icon_fills(layout) -> set[bytes]:
     """The fill operators used to draw a built-in (Phosphor, currentColor) icon with this layout."""
-    icon = pictures.load("pictures-en").pictures[0]
+    icon = picture_decks.load("pictures-en").pictures[0]
     assert icon.vector and b"currentColor" in icon.data
     buffer = io.BytesIO()
     c = new_canvas(buffer, (200, 200), fonts_for(layout), cmyk=layout.colour_mode == "cmyk")
-    picture_cards.draw_picture(c, icon, (10, 10, 180, 180), "contain", fonts_for(layout)["label"], layout)
+    picture_drawing.draw(c, icon, (10, 10, 180, 180), "contain", fonts_for(layout)["label"], layout,
+                         layout.picture_card.picture.colour)
     c.showPage()
     c.save()
     ops = set()
@@ -149,7 +151,7 @@ def test_game_and_calibrate_take_a_layout_on_the_command_line(tmp_path):
 def svg_fills(svg: str, layout) -> list:
     """The fill colours of an SVG's shapes, in order, as drawing prepares them for ``layout``."""
     picture = pictures.read_picture("p.svg", svg.encode(), True)
-    drawing = picture_cards._drawing(picture, fonts_for(layout)["label"], layout)
+    drawing = picture_drawing._drawing(picture, fonts_for(layout)["label"], layout, layout.picture_card.picture.colour)
     fills = []
 
     def walk(node):

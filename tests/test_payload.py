@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kitgen.games.codenames import editions, key_deck, key_payload
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import editions, key_deck, key_payload
 
 
 def test_round_trip():

@@ -13,11 +13,12 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen.games.codenames import build, editions, kitfile, verify
-from kitgen import pictures
+from kitgen import fonts, pictures
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, editions, kitfile, picture_decks, verify
 from kitgen.render.sheet import CardSpec, back_of, impose
 from kitgen.units import mm
+
 from raster import classify, render_page, to_pixels
 
 
@@ -45,7 +46,7 @@ def picture_folder(path, count=20, size=(400, 400)):
 
 
 def test_builtin_picture_deck_has_280_distinct_credited_pictures():
-    deck = pictures.load("pictures-en")
+    deck = picture_decks.load("pictures-en")
     assert len(deck.pictures) >= 280
     assert len({hashlib.sha256(p.data).digest() for p in deck.pictures}) == len(deck.pictures)
     assert all(p.vector and p.caption for p in deck.pictures)
@@ -146,9 +147,9 @@ def test_a_folder_of_pictures_builds_with_notes_and_warnings(tmp_path):
 
 def test_cover_fills_the_box_contain_keeps_all_of_the_picture(tmp_path):
     from kitgen import layouts
-    from kitgen.render import document
-    from kitgen.games.codenames.render import picture_cards
     from kitgen.games.codenames.model import CodenameCard
+    from kitgen.games.codenames.render import picture_cards
+    from kitgen.render import document
 
     wide = pictures.read_picture("wide.png", solid_png((255, 0, 0), (800, 200)), False)
     results = {}
@@ -156,10 +157,10 @@ def test_cover_fills_the_box_contain_keeps_all_of_the_picture(tmp_path):
         path = tmp_path / f"{fit}.yaml"
         path.write_text(f"extends: pictures\npicture_card:\n  picture: {{fit: {fit}}}\n")
         layout = layouts.load(path)
-        fonts = build.register_fonts(layout)
-        cards = picture_cards.card_set((CodenameCard(wide, wide),), layout, fonts, "t")
+        names = fonts.register_roles(layout)
+        cards = picture_cards.card_set((CodenameCard(wide, wide),), layout, names, "t")
         part = document.card_part(cards, layout, (mm(80), mm(80)), "none")
-        pdf, _ = document.render([part], (mm(80), mm(80)), layout, fonts, "none", "t", "t")
+        pdf, _ = document.render([part], (mm(80), mm(80)), layout, names, "none", "t", "t")
         image = render_page(pdf, 0, 72)
         slot = part.grid.slots[0]
         x, y, w, h = layout.picture_card.picture.box
@@ -211,11 +212,11 @@ def test_yaml_picture_deck_with_captions_and_files(tmp_path):
     folder = picture_folder(tmp_path / "d")
     entries = "".join(f"  - {{file: p{i:02d}.png, caption: Thing {i}}}\n" for i in range(20))
     (folder / "deck.yaml").write_text("name: Lesson\npictures:\n" + entries + "  - {icon: 'phosphor:cat'}\n")
-    deck = pictures.load(folder / "deck.yaml")
+    deck = picture_decks.load(folder / "deck.yaml")
     assert len(deck.pictures) == 21 and deck.pictures[3].caption == "Thing 3" and deck.pictures[20].vector
     (folder / "bad.yaml").write_text("pictures:\n  - {file: ../../etc/passwd}\n")
     with pytest.raises(KitgenError, match="outside the deck's folder"):
-        pictures.load(folder / "bad.yaml")
+        picture_decks.load(folder / "bad.yaml")
 
 
 def test_pictures_edition_rotation_rule():
@@ -261,7 +262,7 @@ def test_transparent_parts_of_a_png_print_as_paper_in_cmyk(tmp_path):
     """PIL turns a transparent pixel into 100 % C, M and Y: a CMYK picture has no mask, so
     transparency is made paper first (found in review: transparent backgrounds printed black)."""
     from kitgen import layouts
-    from kitgen.games.codenames.render import picture_cards
+    from kitgen.render import pictures as picture_drawing
     from kitgen.render.pdf import new_canvas
 
     image = Image.new("RGBA", (100, 100), (0, 0, 0, 0))
@@ -271,10 +272,10 @@ def test_transparent_parts_of_a_png_print_as_paper_in_cmyk(tmp_path):
     picture = pictures.read_picture("t.png", data.getvalue(), False)
     for overlays in ((), ("cmyk",)):
         layout = layouts.load("default", overlays)
-        fonts = build.register_fonts(layout)
+        names = fonts.register_roles(layout)
         out = io.BytesIO()
-        c = new_canvas(out, (100, 100), fonts, cmyk=bool(overlays))
-        picture_cards.draw_picture(c, picture, (0, 0, 100, 100), "contain", fonts["label"], layout)
+        c = new_canvas(out, (100, 100), names, cmyk=bool(overlays))
+        picture_drawing.draw(c, picture, (0, 0, 100, 100), "contain", names["label"], layout, "ink")
         c.showPage()
         c.save()
         page = render_page(out.getvalue(), 0, 72)

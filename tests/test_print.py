@@ -12,10 +12,11 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kitgen.games.codenames import build, kitfile
 from kitgen import layouts
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, kitfile
 from kitgen.units import mm
+
 from raster import render_page
 
 
@@ -119,13 +120,13 @@ def test_cut_lines_run_the_margin_and_slug_marks_the_page(tmp_path):
 @pytest.mark.parametrize("paper, size", [("210x297mm", (mm(210), mm(297))), ("8.5x11in", (612, 792)),
                                          ("100 x 150 mm", (mm(100), mm(150))), ("a4", (mm(210), mm(297)))])
 def test_custom_paper_sizes(paper, size):
-    assert build.page_size(layouts.load(), paper) == pytest.approx(size)
+    assert layouts.page_size(layouts.load(), paper) == pytest.approx(size)
 
 
 @pytest.mark.parametrize("paper", ["a3", "210x297", "x297mm", "20x20mm"])
 def test_bad_paper_sizes(paper):
     with pytest.raises(KitgenError, match="paper"):
-        build.page_size(layouts.load(), paper)
+        layouts.page_size(layouts.load(), paper)
 
 
 def test_a_card_larger_than_the_paper_is_refused(tmp_path):

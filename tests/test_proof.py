@@ -7,9 +7,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from kitgen.errors import KitgenError
 from kitgen.games.codenames import checks, editions, key_deck
 from kitgen.preview import parse_pages
-from kitgen.errors import KitgenError
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
 

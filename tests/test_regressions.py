@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.games.codenames import build, decks, kitfile
-from kitgen import layouts
+from kitgen import output
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, decks, kitfile, layout as codenames_layout
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
 
@@ -39,8 +39,8 @@ def test_yaml_aliases_are_refused(tmp_path, text):
 
 def test_a_failed_swap_puts_the_previous_kit_back(tmp_path, monkeypatch):
     target = tmp_path / "kit"
-    files = [build.BuiltFile("a.pdf", b"old", 1)]
-    build.write_kit(target, files, {})
+    files = [output.BuiltFile("a.pdf", b"old", 1)]
+    output.write_kit(target, files, {})
     real_rename = os.rename
 
     def rename(src, dst):
@@ -50,7 +50,7 @@ def test_a_failed_swap_puts_the_previous_kit_back(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "rename", rename)
     with pytest.raises(KitgenError, match="Input/output error"):
-        build.write_kit(target, [build.BuiltFile("a.pdf", b"new", 1)], {})
+        output.write_kit(target, [output.BuiltFile("a.pdf", b"new", 1)], {})
     assert (target / "a.pdf").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
@@ -58,14 +58,14 @@ def test_a_failed_swap_puts_the_previous_kit_back(tmp_path, monkeypatch):
 def test_leftovers_of_a_killed_build_are_cleared(tmp_path):
     (tmp_path / ".kit.abc123.tmp").mkdir()
     (tmp_path / ".kit.old-999").mkdir()
-    build.write_kit(tmp_path / "kit", [build.BuiltFile("a.pdf", b"x", 1)], {})
+    output.write_kit(tmp_path / "kit", [output.BuiltFile("a.pdf", b"x", 1)], {})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
 
 def test_out_under_a_file_is_refused(tmp_path):
     write(tmp_path / "file", "x")
     with pytest.raises(KitgenError, match="is not a folder"):
-        build.write_kit(tmp_path / "file" / "kit", [build.BuiltFile("a.pdf", b"x", 1)], {})
+        output.write_kit(tmp_path / "file" / "kit", [output.BuiltFile("a.pdf", b"x", 1)], {})
 
 
 @pytest.mark.parametrize("text, match", [
@@ -82,8 +82,9 @@ def test_out_under_a_file_is_refused(tmp_path):
     ("key_card:\n  grid: {gap: 20mm}\n", "no room for the cells"),
 ])
 def test_layout_values_that_cannot_work_are_refused(tmp_path, text, match):
+    """The kernel's checks and the Codenames family's (key cards), as a Codenames build loads a layout."""
     with pytest.raises(KitgenError, match=match):
-        layouts.load(write(tmp_path / "l.yaml", text))
+        codenames_layout.load(write(tmp_path / "l.yaml", text))
 
 
 def test_csv_with_an_unclosed_quote_names_its_line(tmp_path):

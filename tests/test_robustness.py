@@ -12,9 +12,9 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kitgen.games.codenames import build, decks, kitfile
 from kitgen import cli, layouts
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import build, decks, kitfile
 
 WORDS = [f"Word{chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(30)]
 # derandomized: CI runs the same examples every time; raise KITGEN_FUZZ_EXAMPLES to search wider

@@ -3,8 +3,7 @@
 import pypdfium2 as pdfium
 import yaml
 
-from kitgen.games.codenames import build, kitfile
-from kitgen import messages
+from kitgen.games.codenames import build, kitfile, texts
 
 
 def rules_text(tmp_path, rules: dict) -> str:
@@ -22,7 +21,7 @@ def norm(text: str) -> str:
 
 
 def test_default_rules_state_every_default_variant(tmp_path):
-    en = messages.load("en").rules.variants
+    en = texts.load("en").rules.variants
     text = rules_text(tmp_path, {})
     for key in ("plus_one_standard", "zero_clue", "unlimited_clue", "invalid_clue_penalty",
                 "restriction_translation", "restriction_letters"):
@@ -31,7 +30,7 @@ def test_default_rules_state_every_default_variant(tmp_path):
 
 
 def test_switched_off_variants_are_not_printed(tmp_path):
-    en = messages.load("en").rules.variants
+    en = texts.load("en").rules.variants
     text = rules_text(tmp_path, {"plus_one": "earned", "zero_clue": False, "unlimited_clue": False,
                                  "invalid_clue_penalty": False, "restrictions": ["letters"]})
     assert norm(en.plus_one_earned)[:60] in text

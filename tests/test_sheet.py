@@ -8,6 +8,7 @@ from kitgen.render import document
 from kitgen.render.cards import CardSet
 from kitgen.render.sheet import CardSpec, Placement, back_of, crop_marks, impose, paginate
 from kitgen.units import mm
+
 from raster import render_page
 
 A4 = (mm(210), mm(297))

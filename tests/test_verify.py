@@ -9,8 +9,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from kitgen.games.codenames import verify
-from raster import render_page, to_pixels
 from kitgen.units import mm
+
+from raster import render_page, to_pixels
 
 SEED = "kitgen classic-en 2026"
 

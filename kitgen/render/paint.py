@@ -1,10 +1,6 @@
-"""Small drawing verbs shared by the components: colours, boxes, type symbols."""
+"""Small drawing verbs shared by every component: colours and boxes."""
 
 from reportlab.lib.colors import CMYKColor, Color
-
-from kitgen.games.codenames import symbols
-
-TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
 
 
 def is_cmyk(layout) -> bool:
@@ -48,32 +44,3 @@ def stroke_box(c, box, stroke, width: float, radius: float = 0.0):
         c.roundRect(x, y, w, h, radius, stroke=1, fill=0)
     else:
         c.rect(x, y, w, h, stroke=1, fill=0)
-
-
-def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
-    """The shape of a cell type (kitgen/symbols.py), centred on (cx, cy), ``size`` across."""
-    half = size / 2
-    c.setFillColor(fill)
-    c.setStrokeColor(fill)
-    if kind == "R":
-        c.circle(cx, cy, half * symbols.DISC_RADIUS, stroke=0, fill=1)
-    elif kind == "B":
-        s = half * symbols.SQUARE_HALF
-        c.rect(cx - s, cy - s, 2 * s, 2 * s, stroke=0, fill=1)
-    elif kind == "N":
-        h = half * symbols.BAR_HALF_HEIGHT
-        c.rect(cx - half, cy - h, size, 2 * h, stroke=0, fill=1)
-    elif kind == "A":
-        c.setLineWidth(2 * half * symbols.CROSS_HALF_WIDTH)
-        c.setLineCap(0)
-        d = half * symbols.CROSS_REACH
-        c.line(cx - d, cy - d, cx + d, cy + d)
-        c.line(cx - d, cy + d, cx + d, cy - d)
-    else:
-        raise ValueError(f"unknown cell type {kind!r}")
-
-
-def type_colours(layout, kind: str):
-    """(fill, symbol colour) of a cell type."""
-    style = layout.types[TYPE_NAMES[kind]]
-    return colour(layout, style.colour), colour(layout, style.symbol_colour)

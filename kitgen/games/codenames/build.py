@@ -1,64 +1,24 @@
 """Building a kit: load -> check -> model -> impose -> draw -> write (atomically)."""
 
 import hashlib
-import json
-import os
-import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen import __version__, fonts, layouts, messages as messages_mod, pictures, units
-from kitgen.games.codenames import contents, key_payload
+from kitgen import __version__, fonts, layouts, output, pictures
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import contents, key_payload, layout as layout_mod, picture_decks, texts
 from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
-from kitgen.games.codenames.render import codename_cards, key_cards, picture_cards, rules_sheet, agent_tiles
-from kitgen.render import text
-from kitgen.render import percard
+from kitgen.games.codenames.render import agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet
+from kitgen.output import BuiltFile, Progress, file_entries, write_kit
+from kitgen.render import percard, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
-
-
-@dataclass(frozen=True)
-class BuiltFile:
-    name: str
-    data: bytes
-    pages: int
-
-
-def register_fonts(layout) -> dict[str, str]:
-    """Each layout font role (word, label, ...) -> its registered reportlab name;
-    each role's Arabic-script family is registered as that font's partner."""
-    names = {}
-    for role, spec in layout.fonts.items():
-        names[role] = fonts.register(spec.family, int(spec.weight)).registered_name
-        fonts.set_partner(names[role], spec.arabic, int(spec.weight))
-    return names
-
-
-CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")
-
-
-def page_size(layout, paper: str, origin: str | None = None) -> tuple[float, float]:
-    """A paper named in the layout (a4, letter) or written out: 210x297mm, 8.5x11in."""
-    sizes = layout.paper.sizes
-    if paper in sizes:
-        return tuple(sizes[paper])
-    match = CUSTOM_PAPER.match(paper)
-    if match:
-        size = (units.to_points(match[1] + match[3]), units.to_points(match[2] + match[3]))
-        if min(size) <= 2 * layout.paper.margin + units.mm(20):
-            raise KitgenError(f"paper {paper!r} is too small to print cards on", source=origin)
-        return size
-    raise KitgenError(f"unknown paper {paper!r}; use one of {', '.join(sizes)}, or a size like 210x297mm or "
-                      "8.5x11in", source=origin)
 
 
 def load_layout(kit: Kit):
     """The kit's layout; a layout that cannot be found names where the kit asked for it."""
     try:
-        return layouts.load(kit.layout_name, layout_overlays(kit.ink, kit.colour))
+        return layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour))
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
@@ -83,22 +43,6 @@ def check_labels(layout, font_names: dict[str, str], messages, kit_name: str):
                               "shorten it in the messages file or enlarge the box in the layout")
 
 
-class Progress:
-    """What a build tells as it goes; the CLI shows it, the library stays quiet."""
-
-    def note(self, line: str) -> None:
-        """Slow one-time work is starting."""
-
-    def start(self, pages: int) -> None:
-        """About ``pages`` card pages are to be drawn."""
-
-    def page(self) -> None:
-        """One more page is drawn."""
-
-    def warn(self, line: str) -> None:
-        """Something the user should know, that does not stop the build."""
-
-
 @dataclass(frozen=True)
 class Prepared:
     """A kit ready to draw: its layout, page size, messages, fonts, contents,
@@ -118,16 +62,16 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     do not fit or lack glyphs (a build); a proof reports them instead."""
     progress = progress or Progress()
     layout = load_layout(kit)
-    size = page_size(layout, kit.paper, kit.origins.get("paper"))
-    messages = messages_mod.load(kit.language)
-    font_names = register_fonts(layout)
+    size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
+    messages = texts.load(kit.language)
+    font_names = fonts.register_roles(layout)
     kit_contents = contents.build(kit)
-    picture_deck = isinstance(kit.deck, pictures.PictureDeck)
+    picture_deck = isinstance(kit.deck, picture_decks.PictureDeck)
     if picture_deck:
         for note in kit.deck.notes:
             progress.warn(note)
         box = layout.picture_card.picture.box
-        for warning in pictures.low_resolution(kit.deck, box[2], box[3]):
+        for warning in pictures.low_resolution(kit.deck.pictures, box[2], box[3]):
             progress.warn(warning)
     if strict:
         if not picture_deck:
@@ -198,20 +142,6 @@ def per_card_files(kit: Kit, prepared: Prepared, progress: Progress) -> list[Bui
     return files
 
 
-def _library_versions() -> dict:
-    """The versions that shape the bytes of the PDFs, for reproducing a build."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = {}
-    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans", "fontpkg-noto-sans-arabic",
-                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons"):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = None
-    return found
-
-
 def _page_count(part, data: bytes) -> int:
     if isinstance(part, CardPart):
         return len(part.pages)
@@ -239,12 +169,6 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
     return entries
 
 
-def file_entries(files: list[BuiltFile], size) -> list:
-    """Each PDF's path, SHA-256, pages and page size, for the manifest."""
-    return [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
-             "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files]
-
-
 def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
     cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
     keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start)
@@ -252,7 +176,7 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
     return {
         "tool": "kitgen",
         "version": __version__,
-        "libraries": _library_versions(),
+        "libraries": output.library_versions(),
         "key_algorithm": ALGORITHM_VERSION,
         "kit": kit.id,
         "name": kit.name,
@@ -268,48 +192,6 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
                         if f not in sheets],
         "keys": keys,
     }
-
-
-def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
-    """Write all files into ``target`` at once: they are written into a fresh
-    folder beside it, which then takes the old folder's place. A failure at
-    any point leaves the previous kit as it was and no partial file."""
-    target = Path(target)
-    parent = target.parent
-    if parent.exists() and not parent.is_dir():
-        raise KitgenError("is not a folder; choose another --out", source=str(parent))
-    if target.exists() and not target.is_dir():
-        raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        for leftover in parent.glob(f".{target.name}.*"):
-            if leftover.name.endswith(".tmp") or ".old-" in leftover.name:
-                shutil.rmtree(leftover, ignore_errors=True)     # from a build that was killed
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
-    except OSError as err:
-        raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
-    old = parent / f".{target.name}.old-{os.getpid()}"
-    try:
-        for f in files:
-            (staging / f.name).parent.mkdir(parents=True, exist_ok=True)
-            (staging / f.name).write_bytes(f.data)
-        with open(staging / "manifest.json", "w", encoding="utf-8") as handle:
-            json.dump(manifest, handle, indent=1, ensure_ascii=False)    # streamed: a 10,000-key manifest is large
-            handle.write("\n")
-        for path in staging.rglob("*"):
-            if path.is_file():
-                with open(path, "rb") as handle:
-                    os.fsync(handle.fileno())
-        os.chmod(staging, 0o755)
-        if target.exists():
-            os.rename(target, old)
-        os.rename(staging, target)
-    except OSError as err:
-        if old.exists() and not target.exists():
-            os.rename(old, target)          # put the previous kit back
-        shutil.rmtree(staging, ignore_errors=True)
-        raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def build(kit: Kit, out_dir: Path, progress: Progress | None = None) -> tuple[Path, list[BuiltFile], dict]:

@@ -10,8 +10,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.errors import KitgenError
+from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.games.codenames.key_deck import KeyCard
 
 PREFIX = "KG1"

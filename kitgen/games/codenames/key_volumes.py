@@ -6,12 +6,12 @@ keys are asked for."""
 
 from pathlib import Path
 
-from kitgen import __version__, messages as messages_mod
-from kitgen.games.codenames import key_deck, kitfile, key_payload
-from kitgen.games.codenames.build import (BuiltFile, Progress, file_entries, key_entries, load_layout, page_size,
-    register_fonts, write_kit)
+from kitgen import __version__, fonts as fonts_mod, layouts
+from kitgen.games.codenames import key_deck, key_payload, kitfile, texts
+from kitgen.games.codenames.build import key_entries, load_layout
 from kitgen.games.codenames.key_deck import kit_secret
 from kitgen.games.codenames.render import key_cards
+from kitgen.output import BuiltFile, Progress, file_entries, write_kit
 from kitgen.render.cards import card_spec
 from kitgen.render.document import card_part, render, sheet_grid
 
@@ -24,9 +24,9 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     kit = kitfile.load(kitfile.kit_path(None, edition, language), seed=seed, keys=count, paper=paper,
                        duplex=duplex, language=language)
     layout = load_layout(kit)
-    size = page_size(layout, kit.paper, kit.origins.get("paper"))
-    fonts = register_fonts(layout)
-    messages = messages_mod.load(kit.language)
+    size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
+    fonts = fonts_mod.register_roles(layout)
+    messages = texts.load(kit.language)
     deck = key_deck.generate(kit.seed, kit.edition, count)
     secret = kit_secret(kit.seed)
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size).per_sheet

@@ -5,10 +5,10 @@ import importlib.resources
 import re
 from pathlib import Path
 
-from kitgen.games.codenames import decks
-from kitgen import messages, pictures, yamlio
-from kitgen.games.codenames.editions import EDITIONS
+from kitgen import yamlio
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import decks, picture_decks, texts
+from kitgen.games.codenames.editions import EDITIONS
 from kitgen.games.codenames.model import Kit, RuleSwitches
 from kitgen.render.sheet import DUPLEX_MODES
 
@@ -77,7 +77,7 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
 
     def load_deck(name: str, relative_to: Path | None):
         if edition.name == "pictures":
-            return pictures.load(name, relative_to=relative_to)
+            return picture_decks.load(name, relative_to=relative_to)
         return decks.load(name, relative_to=relative_to, language=text("language"), strict=strict)
 
     # a built-in kit with another deck: the deck gives the kit its id, name and language
@@ -96,7 +96,7 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     kit_id = slug(Path(deck).stem) if from_deck else (text("id") or slug(path.stem))
     if not KIT_ID.fullmatch(kit_id):
         fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")
-    known = messages.languages()
+    known = texts.languages()
     if language is not None and language not in known:
         raise KitgenError(f"unknown --lang {language!r}; known languages: {', '.join(known)}")
     language = language or (the_deck.language if from_deck else (text("language") or the_deck.language))

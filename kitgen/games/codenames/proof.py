@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kitgen import __version__, pictures
-from kitgen.games.codenames import checks
-from kitgen.games.codenames.build import Prepared, prepare
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import checks, picture_decks
+from kitgen.games.codenames.build import Prepared, prepare
 from kitgen.games.codenames.model import Kit
+from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
 from kitgen.render import paint
 from kitgen.render.pdf import new_canvas
-from kitgen.render.paint import TYPE_NAMES
 from kitgen.render.text import missing_glyphs
 
 
@@ -60,7 +60,7 @@ def _label_texts(messages) -> list[str]:
 def examine(kit: Kit) -> Proof:
     """Run every check on the kit; nothing is refused here."""
     prepared = prepare(kit, strict=False)
-    picture_deck = isinstance(kit.deck, pictures.PictureDeck)
+    picture_deck = isinstance(kit.deck, picture_decks.PictureDeck)
     fits = [] if picture_deck else checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
     near = [] if picture_deck else checks.near_duplicates(kit.deck.words)
     report = checks.key_deck_report(list(prepared.contents.key_cards), kit.edition)
@@ -75,7 +75,7 @@ def examine(kit: Kit) -> Proof:
     shrunk = [r for r in fits if r.shrunk]
     if picture_deck:
         box = prepared.layout.picture_card.picture.box
-        low = pictures.low_resolution(kit.deck, box[2], box[3])
+        low = pictures.low_resolution(kit.deck.pictures, box[2], box[3])
         add(Check("PASS", f"{len(kit.deck.pictures)} distinct pictures, each opened and checked"))
         add(Check("WARN" if low else "PASS", "; ".join(low) if low else
                   "every raster picture has 150 dpi or more at its printed size (vector pictures stay vector)"))
@@ -360,7 +360,7 @@ def render(proof: Proof) -> bytes:
     c = new_canvas(buffer, proof.prepared.page_size, fonts, title=f"Proof of {proof.kit.name}", font_size=9,
                    print_scaling=False)
     sheet = Sheet(c, proof)
-    words = not isinstance(proof.kit.deck, pictures.PictureDeck)
+    words = not isinstance(proof.kit.deck, picture_decks.PictureDeck)
     parts = (_summary, _words, _glyphs, _heatmaps, _contact_sheet) if words else (
         _summary, _heatmaps, _contact_sheet)
     for part in parts:

@@ -6,12 +6,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.games.codenames import single_games, forum_boards, kitfile
-from kitgen import messages as messages_mod
-from kitgen.games.codenames.build import load_layout, page_size, register_fonts
+from kitgen import fonts as fonts_mod, layouts
 from kitgen.errors import KitgenError
-from kitgen.games.codenames.render import game_sheets
-from kitgen.render import paint
+from kitgen.games.codenames import forum_boards, kitfile, single_games, texts
+from kitgen.games.codenames.build import load_layout
+from kitgen.games.codenames.render import cell_symbols, game_sheets
 
 
 @dataclass(frozen=True)
@@ -46,21 +45,21 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
         kit = dataclasses.replace(kit, layout_name=layout)
     items = getattr(kit.deck, "pictures", None) or kit.deck.words
     games = single_games.deal(kit.seed, items, kit.edition, count)
-    messages = messages_mod.load(kit.language)
+    messages = texts.load(kit.language)
     layout = load_layout(kit)
     folder = Path(out_dir) / f"games-{games[0].code.lower()}"
     if fmt == "pdf":
-        fonts = register_fonts(layout)
+        fonts = fonts_mod.register_roles(layout)
         if not hasattr(kit.deck, "pictures"):
             from kitgen.games.codenames.render import codename_cards
 
             codename_cards.check_words(kit.deck.words, layout, fonts, kit.deck.source)
-        width, height = page_size(layout, kit.paper)
+        width, height = layouts.page_size(layout, kit.paper)
         data = game_sheets.render(games, kit.edition, layout, fonts, messages, (max(width, height), min(width, height)),
                                  f"{kit.name}: {count} game(s)")
         contents = {"games.pdf": data}
     else:
-        colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in paint.type_colours(layout, k)[0].rgb())
+        colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in cell_symbols.type_colours(layout, k)[0].rgb())
                    for k in "RBNA"}
         contents = {name: text.encode("utf-8") for name, text in
                     forum_boards.write_all(games, kit.edition, messages.labels, fmt, colours).items()}

@@ -10,17 +10,16 @@ read from its colour, or from its symbol's shape when the print has no colour.
 """
 
 import json
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from kitgen.games.codenames import key_deck, key_payload, symbols
-from kitgen import layouts
-from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import key_deck, key_payload, layout as layout_mod, symbols
+from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.games.codenames.model import layout_overlays
-from kitgen.render import paint
-from kitgen.render.paint import TYPE_NAMES
+from kitgen.games.codenames.render import cell_symbols
+from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 MAX_PIXELS = 80_000_000
@@ -153,7 +152,7 @@ class CardReader:
         self.to_image = affine(card_corners, corners)
         self.cells = cell_boxes(layout, rows, cols)
         self.symbol = layout.key_card.grid.symbol
-        self.references = {k: tuple(255 * v for v in paint.type_colours(layout, k)[0].rgb()) for k in symbols.KINDS}
+        self.references = {k: tuple(255 * v for v in cell_symbols.type_colours(layout, k)[0].rgb()) for k in symbols.KINDS}
         # the QR's quiet zone is paper: its colour in this image is the white reference
         quiet = [self._pixel(qx - size * 0.07, qy + size * f) for f in (0.2, 0.4, 0.6, 0.8)]
         quiet += [self._pixel(qx + size * f, qy - size * 0.07) for f in (0.25, 0.5, 0.75)]
@@ -225,7 +224,7 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
 
 @lru_cache(maxsize=None)
 def _edition_layout(rows: int):
-    return layouts.load(edition_for_rows(rows).default_layout)
+    return layout_mod.load(edition_for_rows(rows).default_layout)
 
 
 def check_image(image, where: str, secret: Secret | None, layout=None) -> list[CardResult]:
@@ -286,7 +285,7 @@ def pdf_pages(path: Path, dpi: float):
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
-    layout = layouts.load(secret.layout, layout_overlays(secret.ink, secret.colour)) \
+    layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour)) \
         if secret and secret.layout else None
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}

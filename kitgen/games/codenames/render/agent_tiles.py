@@ -1,6 +1,7 @@
 """Agent tiles: full-bleed colour, the type's symbol and its name, both sides."""
 
 from kitgen.games.codenames.model import Tile
+from kitgen.games.codenames.render import cell_symbols
 from kitgen.render import paint, text
 from kitgen.render.cards import CardSet, card_spec
 
@@ -13,13 +14,13 @@ def card_set(tiles: tuple[Tile, ...], layout, fonts: dict[str, str], messages, t
     bleed = tile.bleed
 
     def face(c, kind: str, double: bool):
-        fill, mark = paint.type_colours(layout, kind)
+        fill, mark = cell_symbols.type_colours(layout, kind)
         paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), fill)
         frame = tile.frame
         paint.stroke_box(c, (frame.inset, frame.inset, width - 2 * frame.inset, height - 2 * frame.inset),
                          mark, frame.width, frame.radius)
         x, y, w, h = tile.symbol.box
-        paint.symbol(c, kind, x + w / 2, y + h / 2, min(w, h), mark)
+        cell_symbols.symbol(c, kind, x + w / 2, y + h / 2, min(w, h), mark)
         label = tile.label
         shown = text.apply_case(messages.labels["double_agent" if double else LABELS[kind]], label.case)
         font = fonts[label.font]

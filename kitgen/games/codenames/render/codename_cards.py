@@ -1,7 +1,7 @@
 """Codename cards: the word upright and, smaller, turned 180 degrees for the far side."""
 
-from kitgen.games.codenames import checks
 from kitgen.errors import KitgenError
+from kitgen.games.codenames import checks
 from kitgen.games.codenames.model import CodenameCard
 from kitgen.render import paint, text
 from kitgen.render.cards import CardSet, card_spec

@@ -5,7 +5,7 @@ spymasters, each labelled with its game number and code."""
 import io
 
 from kitgen.games.codenames.render import key_cards, picture_cards
-from kitgen.render import paint, text
+from kitgen.render import paint, pictures, text
 from kitgen.render.pdf import new_canvas
 
 
@@ -45,7 +45,7 @@ def _board(c, game, edition, layout, fonts, messages, size):
             if isinstance(item, str):
                 text.draw(c, item.upper(), font, size, inner, paint.colour(layout, word.colour))
             else:
-                picture_cards.draw_picture(c, item, inner, "contain", fonts["label"], layout)
+                pictures.draw(c, item, inner, "contain", fonts["label"], layout, layout.picture_card.picture.colour)
                 picture_cards.orientation_mark(
                     c, (box[0] + mark.inset, box[1] + box[3] - mark.inset - mark.size, mark.size, mark.size),
                     paint.colour(layout, mark.colour))

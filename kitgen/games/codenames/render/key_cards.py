@@ -2,6 +2,7 @@
 and the QR, all on the spymaster-facing front; the back reveals nothing."""
 
 from kitgen.games.codenames.key_deck import KeyCard
+from kitgen.games.codenames.render import cell_symbols
 from kitgen.render import paint, qr, text
 from kitgen.render.cards import CardSet, card_spec
 
@@ -23,7 +24,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
     bleed = card.bleed
     cells = cell_boxes(layout, edition.rows, edition.cols)
     ink = {name: paint.colour(layout, name) for name in layout.colours}
-    team_colour = {k: paint.type_colours(layout, k) for k in "RBNA"}
+    team_colour = {k: cell_symbols.type_colours(layout, k) for k in "RBNA"}
 
     def lights(c, team: str):
         fill, mark = team_colour[team]
@@ -38,7 +39,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         centres = [(width / 2, band / 2), (width / 2, height - band / 2),
                    (band / 2, height / 2), (width - band / 2, height / 2)][:edition.light_edges]
         for cx, cy in centres:
-            paint.symbol(c, team, cx, cy, card.lights.symbol, mark)
+            cell_symbols.symbol(c, team, cx, cy, card.lights.symbol, mark)
 
     def front(c, i: int):
         key = keys[i]
@@ -51,7 +52,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         for kind, (x, y, w, h) in zip(key.cells, cells):
             fill, mark = team_colour[kind]
             paint.fill_box(c, (x, y, w, h), fill, grid.radius)
-            paint.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
+            cell_symbols.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000

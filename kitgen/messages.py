@@ -1,19 +1,15 @@
-"""Printed labels and rules text, one YAML file per language (kitgen/messages/)."""
+"""Printed labels and rules text, one YAML file per language in a folder of each game
+family's (kitgen/games/<family>/messages/), every language checked against English."""
 
-import importlib.resources
 from pathlib import Path
 
-from .. import yamlio
-from ..errors import KitgenError
-from ..layouts import Node, _nodes
+from kitgen import yamlio
+from kitgen.errors import KitgenError
+from kitgen.layouts import Node, _nodes
 
 
-def messages_dir() -> Path:
-    return Path(str(importlib.resources.files("kitgen.messages")))
-
-
-def languages() -> list[str]:
-    return sorted(p.stem for p in messages_dir().glob("*.yaml"))
+def languages(folder: Path) -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.yaml"))
 
 
 REFERENCE = "en"
@@ -31,22 +27,22 @@ def _paths(value, prefix=()) -> set[tuple]:
     return {prefix}
 
 
-def _raw(language: str) -> tuple[dict, Path]:
-    path = messages_dir() / f"{language}.yaml"
+def _raw(folder: Path, language: str) -> tuple[dict, Path]:
+    path = folder / f"{language}.yaml"
     if not path.exists():
-        raise KitgenError(f"no messages for language {language!r}; known languages: {', '.join(languages())}")
+        raise KitgenError(f"no messages for language {language!r}; known languages: {', '.join(languages(folder))}")
     data, _ = yamlio.load(path)
     if not isinstance(data, dict):
         raise KitgenError("a messages file is a mapping of labels and rules", source=str(path))
     return data, path
 
 
-def load(language: str) -> Node:
-    """The messages of a language; an unknown language lists the known ones, and
-    a file with a missing or an extra message (against English) is refused."""
-    data, path = _raw(language)
+def load(folder: Path, language: str) -> Node:
+    """The messages of a language from ``folder``; an unknown language lists the known
+    ones, and a file with a missing or an extra message (against English) is refused."""
+    data, path = _raw(folder, language)
     if language != REFERENCE:
-        want, have = _paths(_raw(REFERENCE)[0]), _paths(data)
+        want, have = _paths(_raw(folder, REFERENCE)[0]), _paths(data)
         missing, extra = sorted(want - have, key=str), sorted(have - want, key=str)
         if missing:
             raise KitgenError(f"message {'.'.join(map(str, missing[0]))!r} is missing for language {language!r}"

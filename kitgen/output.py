@@ -1,0 +1,97 @@
+"""What every family's build writes: the files of a kit, written atomically into their
+folder, and the parts of a manifest that do not depend on the game (docs/design.md §2.3)."""
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from kitgen.errors import KitgenError
+
+
+@dataclass(frozen=True)
+class BuiltFile:
+    name: str
+    data: bytes
+    pages: int
+
+
+class Progress:
+    """What a build tells as it goes; the CLI shows it, the library stays quiet."""
+
+    def note(self, line: str) -> None:
+        """Slow one-time work is starting."""
+
+    def start(self, pages: int) -> None:
+        """About ``pages`` card pages are to be drawn."""
+
+    def page(self) -> None:
+        """One more page is drawn."""
+
+    def warn(self, line: str) -> None:
+        """Something the user should know, that does not stop the build."""
+
+
+def library_versions() -> dict:
+    """The versions that shape the bytes of the PDFs, for reproducing a build."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans", "fontpkg-noto-sans-arabic",
+                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def file_entries(files: list[BuiltFile], size) -> list:
+    """Each PDF's path, SHA-256, pages and page size, for the manifest."""
+    return [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest(), "pages": f.pages,
+             "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files]
+
+
+def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
+    """Write all files into ``target`` at once: they are written into a fresh
+    folder beside it, which then takes the old folder's place. A failure at
+    any point leaves the previous kit as it was and no partial file."""
+    target = Path(target)
+    parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise KitgenError("is not a folder; choose another --out", source=str(parent))
+    if target.exists() and not target.is_dir():
+        raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        for leftover in parent.glob(f".{target.name}.*"):
+            if leftover.name.endswith(".tmp") or ".old-" in leftover.name:
+                shutil.rmtree(leftover, ignore_errors=True)     # from a build that was killed
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    except OSError as err:
+        raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
+    old = parent / f".{target.name}.old-{os.getpid()}"
+    try:
+        for f in files:
+            (staging / f.name).parent.mkdir(parents=True, exist_ok=True)
+            (staging / f.name).write_bytes(f.data)
+        with open(staging / "manifest.json", "w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, indent=1, ensure_ascii=False)    # streamed: a 10,000-key manifest is large
+            handle.write("\n")
+        for path in staging.rglob("*"):
+            if path.is_file():
+                with open(path, "rb") as handle:
+                    os.fsync(handle.fileno())
+        os.chmod(staging, 0o755)
+        if target.exists():
+            os.rename(target, old)
+        os.rename(staging, target)
+    except OSError as err:
+        if old.exists() and not target.exists():
+            os.rename(old, target)          # put the previous kit back
+        shutil.rmtree(staging, ignore_errors=True)
+        raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
+    shutil.rmtree(old, ignore_errors=True)
