@@ -308,7 +308,7 @@ words:
 @click.option("--out", "out_dir", default=".", show_default=True, metavar="DIR", help="Where the file goes.")
 def deck_new(name, out_dir):
     """Write a commented deck template, NAME.yaml, for a teacher to fill in."""
-    from kitgen.games.codenames.kitfile import slug
+    from kitgen.names import slug
 
     path = Path(out_dir) / f"{slug(name)}.yaml"
     if path.exists():

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kitgen.games.codenames import editions, key_deck, key_payload
-from kitgen.games.codenames.key_deck import Stream, generate, kit_secret, rotations
+from kitgen.games.codenames.key_deck import generate, kit_secret, rotations
+from kitgen.seeded import Stream
 
 GOLDEN_WORDS_40 = [
     "KG1:GOLDEN:1/40:R:RRBRB/NBRBN/NBNNR/BRNAR/RBNBR:JKXLIQ",

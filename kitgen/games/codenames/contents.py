@@ -1,8 +1,9 @@
 """What goes in a kit, as plain data: codename cards, key cards and tiles."""
 
 from kitgen.games.codenames import key_deck
-from kitgen.games.codenames.key_deck import Stream, kit_secret
+from kitgen.games.codenames.key_deck import kit_secret
 from kitgen.games.codenames.model import CodenameCard, Kit, KitContents, Tile
+from kitgen.seeded import Stream
 
 TILE_FACES = {"red": ("R", "R"), "blue": ("B", "B"), "double": ("R", "B"),
               "bystander": ("N", "N"), "assassin": ("A", "A")}

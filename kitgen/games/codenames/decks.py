@@ -4,12 +4,12 @@ import csv
 import importlib.resources
 import io
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kitgen import yamlio
 from kitgen.errors import KitgenError
+from kitgen.names import FORBIDDEN, identity, normalize
 
 MIN_WORDS = 25
 MAX_WORD_LENGTH = 60          # characters: no card holds more; longer is a mistake, not a word
@@ -49,24 +49,6 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     if not path.suffix and not path.exists():
         raise KitgenError(f"no deck named {name_or_path!r}: give a file path, or one of {', '.join(builtin_names())}")
     return path
-
-
-def normalize(word: str) -> str:
-    """The printed form: NFC, trimmed, inner white space folded to one space."""
-    return " ".join(unicodedata.normalize("NFC", word).split())
-
-
-def identity(word: str) -> str:
-    """What makes two words the same word: case, white space, Unicode form and
-    invisible format characters (zero-width joiners and the like) ignored."""
-    folded = unicodedata.normalize("NFKC", word).casefold()
-    return "".join(ch for ch in folded if not ch.isspace() and unicodedata.category(ch) != "Cf")
-
-
-# Invisible characters that only hide or reorder text; ZWNJ and ZWJ stay (Persian needs ZWNJ).
-FORBIDDEN = {"\u00ad": "a soft hyphen", "\u200b": "a zero-width space", "\u2060": "a word joiner",
-             "\ufeff": "a zero-width no-break space", "\u061c": "a bidi mark",
-             **{ch: "a bidi control" for ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}}
 
 
 def _from_text(text: str) -> list[tuple[str, int]]:

@@ -10,6 +10,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.codenames import decks, picture_decks, texts
 from kitgen.games.codenames.editions import EDITIONS
 from kitgen.games.codenames.model import Kit, RuleSwitches
+from kitgen.names import slug
 from kitgen.render.sheet import DUPLEX_MODES
 
 KIT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}")
@@ -36,12 +37,6 @@ def kit_path(kit_file: str | None, edition: str | None, language: str | None = N
     if language and (edition or "words") == "words" and builtin_path(f"classic-{language}").exists():
         return builtin_path(f"classic-{language}")
     return builtin_path(BUILTIN_KITS[edition or "words"])
-
-
-def slug(text: str) -> str:
-    """A kit id made from a file name: lower case, letters, digits and '-', at most 16."""
-    cleaned = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:16].strip("-")
-    return cleaned or "kit"
 
 
 def load(path: Path | None = None, *, deck: str | None = None, seed: str | None = None,

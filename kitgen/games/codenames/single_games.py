@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from kitgen.games.codenames import key_deck, key_payload
 from kitgen.games.codenames.editions import Edition
-from kitgen.games.codenames.key_deck import KeyCard, Stream, kit_secret
+from kitgen.games.codenames.key_deck import KeyCard, kit_secret
+from kitgen.seeded import Stream
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,29 @@
+"""Names and words as people type them: the printed form, what makes two the same, the
+invisible characters refused, and ids made from names."""
+
+import re
+import unicodedata
+
+
+def normalize(word: str) -> str:
+    """The printed form: NFC, trimmed, inner white space folded to one space."""
+    return " ".join(unicodedata.normalize("NFC", word).split())
+
+
+def identity(word: str) -> str:
+    """What makes two words the same word: case, white space, Unicode form and
+    invisible format characters (zero-width joiners and the like) ignored."""
+    folded = unicodedata.normalize("NFKC", word).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and unicodedata.category(ch) != "Cf")
+
+
+# Invisible characters that only hide or reorder text; ZWNJ and ZWJ stay (Persian needs ZWNJ).
+FORBIDDEN = {"\u00ad": "a soft hyphen", "\u200b": "a zero-width space", "\u2060": "a word joiner",
+             "\ufeff": "a zero-width no-break space", "\u061c": "a bidi mark",
+             **{ch: "a bidi control" for ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}}
+
+
+def slug(text: str) -> str:
+    """A kit id made from a file name: lower case, letters, digits and '-', at most 16."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:16].strip("-")
+    return cleaned or "kit"
