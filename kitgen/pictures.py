@@ -112,7 +112,7 @@ def _stand_in(text: str) -> str:
 def parsed_svg(data: bytes, where: str = "SVG"):
     """(drawing, stand-in): the SVG as a reportlab Drawing, its currentColor drawn in the
     stand-in colour (cached by content, never changed: drawing works on copies, and
-    kitgen/render/picturecards.py gives currentColor the layout's picture colour).
+    kitgen/render/pictures.py gives currentColor the layout's picture colour).
     KitgenError if it does not parse."""
     key = hashlib.sha256(data).digest()
     if key not in _drawings:

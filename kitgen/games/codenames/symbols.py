@@ -1,6 +1,6 @@
 """The shapes that tell key-cell types apart without colour, as geometry.
 
-Drawing (render/paint.py) and reading (verify.py) both use these numbers, in
+Drawing (render/cell_symbols.py) and reading (verify.py) both use these numbers, in
 units of the symbol's half size, centred on the symbol:
 red a disc, blue a square, bystander a bar, assassin a cross."""
 
