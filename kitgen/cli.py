@@ -55,12 +55,33 @@ def cli(ctx, debug):
 @click.option("--cut-lines", is_flag=True, help="Full-length cut lines in the margins instead of short crop marks.")
 @click.option("--slug", is_flag=True, help="Proof marks: a slug line (kit, edition, language, version, seed hash, "
                                            "page) and registration marks.")
+@click.option("--game", type=click.Choice(["codenames", "deduction"]),
+              help="Without KIT.yaml: the game of the built-in kit (default: codenames). A kit file names its game.")
+@click.option("--players", type=int, metavar="N", help="Deduction: players the setup sheets deal for, 2-5 "
+                                                       "(default 4).")
+@click.option("--board-paper", metavar="a3|a4|letter",
+              help="Deduction: the board's paper; on paper smaller than A3 it is cut into pieces (default: --paper).")
 def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
-          back_offset, cut_lines, slug):
-    """Build a whole kit into DIR/<kit id>/ (the built-in English kit by default).
-    With --edition pictures, --deck takes a folder of pictures or a YAML picture deck."""
+          back_offset, cut_lines, slug, game, players, board_paper):
+    """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
+    With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
+    --game deduction (or a kit file with game: deduction) builds the deduction game."""
     from kitgen.games.codenames import build as builder, kitfile
+    from kitgen.games.deduction import theme as deduction_theme
 
+    if game == "deduction" or (kit_file and game is None and deduction_theme.is_theme(Path(kit_file))):
+        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition, "--per-card": per_card or None,
+                          "--png": png_dpi, "--ink saver": None if ink == "normal" else ink}
+        given = [flag for flag, value in codenames_only.items() if value is not None]
+        if given:
+            raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
+        return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
+                                {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset)})
+    if game == "codenames" and kit_file and deduction_theme.is_theme(Path(kit_file)):
+        raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
+    if players is not None or board_paper is not None:
+        raise KitgenError(f"{'--players' if players is not None else '--board-paper'} is an option of the deduction "
+                          "game: add --game deduction")
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
@@ -84,31 +105,90 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
 
 
+def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options):
+    from kitgen.games.deduction import build as deduction
+
+    kit = deduction.load(kit_file, lang, players, paper, board_paper, duplex, colour, options, seed)
+    progress = TerminalProgress()
+    try:
+        target, files, manifest = deduction.build(kit, Path(out_dir), progress)
+    finally:
+        progress.finish()
+    what = {"board.pdf": "the board" + (", in pieces to glue" if files[0].pages > 1 else ""),
+            "cards.pdf": "case cards (three decks) and evidence cards", "tiles.pdf": "suspect and crime tiles",
+            "tokens.pdf": "tokens for 5 players", "aids.pdf": "player aids", "rules.pdf": "rules",
+            "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go"}
+    click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
+    for f in files:
+        click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
+                   f"{what.get(f.name, '')}")
+    click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
+
+
+def _is_deduction_target(target: str, dpi: int) -> bool:
+    from kitgen import scans
+    from kitgen.games.deduction import case_payload
+
+    kind, value = scans.classify(target)
+    if kind == "payload":
+        return case_payload.is_case_slip(value)
+    texts = scans.qr_texts(kind, value, dpi) if kind == "image" else []
+    if kind == "pdf":
+        for _, image in scans.pdf_pages(value, min(dpi, 150)):         # the first page with a code tells
+            import zxingcpp
+
+            texts = [c.text for c in zxingcpp.read_barcodes(image.convert("RGB"))]
+            if texts:
+                break
+    return any(case_payload.is_case_slip(t) for t in texts) and not any(t.startswith("KG1:") for t in texts)
+
+
+def _verify_slips(target, seed, manifest, dpi, location):
+    from kitgen.games.deduction import verify as slips
+
+    if seed is not None and manifest is not None:
+        raise KitgenError("give --seed or --kit, not both")
+    _report(slips.verify(target, seed, manifest, location, dpi), "case slip(s)",
+            "the slip of its kit" if (seed or manifest) else "well formed (give --seed or --kit to check it)")
+
+
+def _report(results, what: str, passed: str):
+    """A line per code checked, then the count; exit 3 when any failed."""
+    for result in results:
+        status = "OK  " if result.ok else "FAIL"
+        detail = "; ".join(result.problems) if result.problems else passed
+        notes = f" [{'; '.join(result.notes)}]" if result.notes and result.ok else ""
+        where = "" if result.where == "payload" else f" ({result.where})"
+        click.echo(f"{status} {result.label}{where}: {detail}{notes}")
+    failed = sum(not r.ok for r in results)
+    click.echo(f"{len(results)} {what} checked: {len(results) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
 @cli.command()
 @click.argument("target", metavar="TARGET")
-@click.option("--seed", metavar="TEXT", help="The kit's seed: check that each key is exactly key N of that kit.")
+@click.option("--seed", metavar="TEXT", help="The kit's seed: check that each key (or case slip) is exactly the one "
+                                             "that seed deals.")
 @click.option("--kit", "manifest", metavar="manifest.json", help="A built kit's manifest: its seed, kit id and key count.")
 @click.option("--dpi", default=200, show_default=True, type=click.IntRange(72, 600),
               help="Resolution at which PDF pages are read.")
-def verify(target, seed, manifest, dpi):
-    """Check key cards. TARGET is a QR payload, a PNG/JPEG scan or photo of flat
-    cards, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
+@click.option("--at", "location", metavar="LOCATION",
+              help="Case slips: what an investigator placed on LOCATION should have received.")
+def verify(target, seed, manifest, dpi, location):
+    """Check key cards and case slips. TARGET is a QR payload, a PNG/JPEG scan or
+    photo, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
+    if _is_deduction_target(target, dpi):
+        return _verify_slips(target, seed, manifest, dpi, location)
+    if location is not None:
+        raise KitgenError("--at is for case slips of the deduction game")
     from kitgen.games.codenames import verify as verifier
 
     if seed is not None and manifest is not None:
         raise KitgenError("give --seed or --kit, not both")
     secret = verifier.load_manifest(manifest) if manifest else verifier.Secret(seed) if seed is not None else None
-    results = verifier.verify(target, secret, dpi)
-    for result in results:
-        status = "OK  " if result.ok else "FAIL"
-        detail = "; ".join(result.problems) if result.problems else (
+    _report(verifier.verify(target, secret, dpi), "key card(s)",
             "the key of its kit" if secret else "well formed (give --seed or --kit to check it belongs to a kit)")
-        where = "" if result.where == "payload" else f" ({result.where})"
-        click.echo(f"{status} {result.label}{where}: {detail}")
-    failed = sum(not r.ok for r in results)
-    click.echo(f"{len(results)} key card(s) checked: {len(results) - failed} passed, {failed} failed")
-    if failed:
-        sys.exit(EXIT_CHECK_FAILED)
 
 
 @cli.command()

@@ -35,13 +35,14 @@ class Progress:
         """Something the user should know, that does not stop the build."""
 
 
-def library_versions() -> dict:
-    """The versions that shape the bytes of the PDFs, for reproducing a build."""
+def library_versions(extra: tuple[str, ...] = ()) -> dict:
+    """The versions that shape the bytes of the PDFs, for reproducing a build; ``extra``
+    names a family's own (the kernel's first, so every manifest starts alike)."""
     from importlib.metadata import PackageNotFoundError, version
 
     found = {}
     for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans", "fontpkg-noto-sans-arabic",
-                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons"):
+                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons") + tuple(extra):
         try:
             found[name] = version(name)
         except PackageNotFoundError:

@@ -83,7 +83,7 @@ def test_unknown_option(tmp_path):
 @pytest.mark.parametrize("args, match", [
     (("--keys", "0"), "--keys must be a whole number from 1"),
     (("--keys", "many"), "'many' is not a valid integer"),
-    (("--paper", "a3"), "unknown paper 'a3'"),
+    (("--paper", "b7"), "unknown paper 'b7'"),
     (("--duplex", "diagonal"), "'diagonal' is not one of"),
 ])
 def test_bad_option_values(tmp_path, args, match):

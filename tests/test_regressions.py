@@ -136,8 +136,8 @@ def test_kit_file_values_are_checked_with_file_and_line(tmp_path, text, match):
 
 def test_unknown_paper_in_a_kit_file_names_its_line(tmp_path):
     write(tmp_path / "w.txt", "\n".join(WORDS))
-    kit = write(tmp_path / "kit.yaml", "id: k\ndeck: w.txt\nseed: s\npaper: a3\n")
-    with pytest.raises(KitgenError, match=r"kit\.yaml:4: unknown paper 'a3'"):
+    kit = write(tmp_path / "kit.yaml", "id: k\ndeck: w.txt\nseed: s\npaper: b7\n")
+    with pytest.raises(KitgenError, match=r"kit\.yaml:4: unknown paper 'b7'"):
         build.build_files(kitfile.load(kit))
 
 

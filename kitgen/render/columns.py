@@ -32,6 +32,26 @@ class Block:
     kind: str = ""              # a mark (drawn by the caller's draw_mark) leads the line
 
 
+@dataclass(frozen=True)
+class Styles:
+    """The layout's ``rules`` styles, ready to set: title, heading, body and bulleted body."""
+
+    title: Style
+    heading: Style
+    body: Style
+    bullet: Style
+
+
+def styles(layout, fonts: dict[str, str]) -> Styles:
+    rules = layout.rules
+
+    def style(spec, indent: float = 0.0) -> Style:
+        return Style(fonts[spec.font], spec.size, spec.leading, paint.colour(layout, spec.colour), spec.space_before,
+                     spec.space_after, indent)
+
+    return Styles(style(rules.title), style(rules.heading), style(rules.body), style(rules.body, rules.bullet_indent))
+
+
 def wrap(content: str, style: Style, width: float) -> list[str]:
     """Words in logical order, as many to a line as fit ``width``."""
     lines, current = [], ""

@@ -10,10 +10,11 @@ read from its colour, or from its symbol's shape when the print has no colour.
 """
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kitgen import scans
 from kitgen.errors import KitgenError
 from kitgen.games.codenames import key_deck, key_payload, layout as layout_mod, symbols
 from kitgen.games.codenames.editions import edition_for_rows
@@ -21,8 +22,6 @@ from kitgen.games.codenames.model import layout_overlays
 from kitgen.games.codenames.render import cell_symbols
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
-MAX_PIXELS = 80_000_000
 SHAPE_GRID = 21            # samples across a symbol's neighbourhood
 SHAPE_SPAN = 1.6           # half the sampled square's side, in symbol half sizes
 RING = (0.12, 0.2, 0.8, 0.88)   # fractions of a cell where its fill shows around the symbol
@@ -42,14 +41,8 @@ class Secret:
 
 
 @dataclass
-class CardResult:
-    where: str                      # "payload", "page 3", "image"
-    payload: str
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
+class CardResult(scans.Checked):
+    """A key card checked."""
 
     @property
     def label(self) -> str:
@@ -255,57 +248,16 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     return results
 
 
-def open_image(path: Path):
-    from PIL import Image, UnidentifiedImageError
-
-    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-    try:
-        image = Image.open(path)
-        image.load()
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as err:
-        reason = "too large" if isinstance(err, Image.DecompressionBombError) else "not a readable PNG or JPEG image"
-        raise KitgenError(f"is {reason}", source=str(path)) from None
-    return image
-
-
-def pdf_pages(path: Path, dpi: float):
-    """Each page of a PDF as an image, one at a time."""
-    import pypdfium2 as pdfium
-
-    try:
-        document = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError:
-        raise KitgenError("is not a readable PDF", source=str(path)) from None
-    try:
-        for index in range(len(document)):
-            yield index + 1, document[index].render(scale=dpi / 72).to_pil()
-    finally:
-        document.close()
-
-
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
     layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour)) \
         if secret and secret.layout else None
-    path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
-    is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
-    try:
-        exists = is_file and path.is_file()
-    except OSError:
-        exists = False
-    if is_file and not exists:
-        raise KitgenError("file not found; check the path", source=target)
-    if is_file and path.suffix.lower() == ".pdf":
-        results = []
-        for number, image in pdf_pages(path, dpi):
-            results += check_image(image, f"page {number}", secret, layout)
-    elif is_file:
-        results = check_image(open_image(path), path.name, secret, layout)
-    else:
-        text = target.strip()
-        problems = check_payload(text, secret)
-        return [CardResult("payload", text, problems)]
+    kind, value = scans.classify(target)
+    if kind == "payload":
+        return [CardResult("payload", value, check_payload(value, secret))]
+    results = []
+    for where, image in scans.images(kind, value, dpi):
+        results += check_image(image, where, secret, layout)
     if not results:
-        raise KitgenError("no QR code found; scan the card flat, at 200 dpi or more, with the whole QR in view",
-                          source=target)
+        raise KitgenError(scans.NO_CODE, source=target)
     return results

@@ -13,14 +13,8 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
           credits: tuple[str, ...] = ()) -> list[Block]:
     """The blocks of the rules sheet, in reading order."""
     rules = layout.rules
-    ink = lambda name: paint.colour(layout, name)  # noqa: E731
-
-    def style(spec, indent: float = 0.0) -> Style:
-        return Style(fonts[spec.font], spec.size, spec.leading, ink(spec.colour), spec.space_before,
-                     spec.space_after, indent)
-
-    title, heading, body = style(rules.title), style(rules.heading), style(rules.body)
-    bullet = style(rules.body, rules.bullet_indent)
+    set_as = columns.styles(layout, fonts)
+    title, heading, body, bullet = set_as.title, set_as.heading, set_as.body, set_as.bullet
     legend = Style(body.font, body.size, max(body.leading, rules.legend_symbol + rules.legend.gap), body.colour,
                    space_after=rules.legend.space_after, indent=rules.legend.indent)
     text = messages.rules

@@ -1,0 +1,207 @@
+"""Building a deduction kit (docs/design.md §10.7): theme -> checks -> seeded setup ->
+components -> PDFs -> manifest, written atomically by the kernel (kitgen/output.py)."""
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kitgen import __version__, fonts as fonts_mod, layouts, output
+from kitgen.errors import KitgenError
+from kitgen.games.deduction import case_payload, dealing, facts, texts, theme as theme_mod
+from kitgen.games.deduction.render import board, cards, pages, slips
+from kitgen.output import BuiltFile, Progress, file_entries
+from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A deduction kit to build: its theme, the number of players and the print options."""
+
+    theme: theme_mod.Theme
+    players: int = facts.DEFAULT_PLAYERS
+    paper: str = "a4"
+    board_paper: str | None = None          # None: the kit's paper
+    duplex: str = "long"
+    colour: str = "rgb"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    cut_lines: bool = False
+    slug: bool = False
+    layout_name: str = "default"
+    origins: dict = field(default_factory=dict, compare=False)
+
+
+def load(theme_path: str | None = None, language: str | None = None, players: int | None = None,
+         paper: str | None = None, board_paper: str | None = None, duplex: str | None = None,
+         colour: str = "rgb", print_options: dict | None = None, seed: str | None = None) -> Kit:
+    """The built-in kit of ``language``, or a theme file, with the command line's options."""
+    path = theme_mod.resolve(theme_path, language)
+    if not path.exists():
+        raise KitgenError("theme file not found; check the path", source=str(path))
+    theme = theme_mod.load(path)
+    if language and theme_path and language != theme.language:
+        raise KitgenError(f"the theme is in {theme.language!r}; --lang {language} would print labels in another "
+                          "language than its names", source=str(path))
+    if seed is not None:
+        if not seed:
+            raise KitgenError("--seed must not be empty")
+        theme = theme_mod.Theme(theme.id, theme.name, theme.language, seed, theme.suspects, theme.crimes,
+                                theme.locations, theme.city, theme.source, theme.credits)
+    players = facts.DEFAULT_PLAYERS if players is None else players
+    if not facts.MIN_PLAYERS <= players <= facts.MAX_PLAYERS:
+        raise KitgenError(f"--players {players}: the game takes {facts.MIN_PLAYERS} to {facts.MAX_PLAYERS} players")
+    options = print_options or {}
+    return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
+               options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    layout: object
+    page_size: tuple[float, float]
+    board_size: tuple[float, float]
+    messages: object
+    fonts: dict
+    games: tuple
+    slip_entries: list
+    card_sets: dict
+
+
+def prepare(kit: Kit) -> Prepared:
+    """Everything drawing needs, every check done."""
+    layout = layouts.load(kit.layout_name, ("cmyk",) if kit.colour == "cmyk" else ())
+    size = layouts.page_size(layout, kit.paper)
+    board_size = layouts.page_size(layout, kit.board_paper or kit.paper)
+    messages = texts.load(kit.theme.language)
+    font_names = fonts_mod.register_roles(layout)
+    theme = kit.theme
+    board.check_fit(layout, theme.city)
+    _check_glyphs(theme, messages, font_names)
+    games = dealing.deal(theme.seed, theme.counts, kit.players)
+    secret = dealing.secret(theme.seed)
+    entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
+               for game in games for case in game.cases]
+    labels = messages.labels
+    faces = cards.deck_faces(theme)
+    card_sets = {
+        "cases": cards.case_cards(faces, layout, font_names, labels, labels.case_card),
+        "evidence": cards.case_cards(faces, layout, font_names, labels, labels.evidence_card, evidence=True),
+        "tiles": cards.tiles(cards.tile_faces(theme), layout, font_names, labels, labels.tile),
+        "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title),
+        "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0]),
+    }
+    return Prepared(layout, size, board_size, messages, font_names, games, entries, card_sets)
+
+
+def _check_glyphs(theme, messages, font_names):
+    """Every name and label in the fonts that draw it: one line listing what is missing."""
+    from kitgen.render import text
+
+    names = [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)] + [theme.name]
+    lacking = sorted({f"{name} ({text.missing_glyphs(name, font_names['word'])})" for name in names
+                      if text.missing_glyphs(name, font_names["word"])})
+    if lacking:
+        raise KitgenError(f"the font lacks characters of {len(lacking)} name(s): {', '.join(lacking[:20])}; "
+                          "rename them", source=theme.source)
+
+
+def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
+    progress = progress or Progress()
+    p = prepare(kit)
+    layout, size, font_names, labels = p.layout, p.page_size, p.fonts, p.messages.labels
+    theme = kit.theme
+    label_room = layout.board.tiling.label.size * 3
+    pieces = board.pieces(layout, p.board_size, label_room)
+    board_part = FreePart("board", labels.board_title.format(name=theme.name), lambda c: _board(c, p, theme, pieces))
+    parts = {
+        "cases": card_part(p.card_sets["cases"], layout, size, kit.duplex),
+        "evidence": card_part(p.card_sets["evidence"], layout, size, kit.duplex),
+        "tiles": card_part(p.card_sets["tiles"], layout, size, kit.duplex),
+        "tokens": FreePart("tokens", labels.tokens_title, lambda c: pages.token_pages(
+            c, layout, font_names, labels, size, facts.MAX_PLAYERS)),
+        "aids": card_part(p.card_sets["aids"], layout, size, kit.duplex),
+        "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
+            c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",
+            _credits(theme, labels))),
+        "setup": FreePart("setup", labels.setup_title, lambda c: pages.setup_pages(
+            c, layout, theme, font_names, labels, p.games, size)),
+        "slips": card_part(p.card_sets["slips"], layout, size, kit.duplex),
+    }
+    options = _print_options(kit)
+    files = []
+    data, _ = render([board_part], p.board_size, layout, font_names, "none", f"{theme.name}: board", theme.id)
+    files.append(BuiltFile("board.pdf", data, len(pieces)))
+    groups = {"cards.pdf": ("cases", "evidence"), "tiles.pdf": ("tiles",), "tokens.pdf": ("tokens",),
+              "aids.pdf": ("aids",), "rules.pdf": ("rules",), "setup.pdf": ("setup", "slips")}
+    starts = {}
+    for name, members in groups.items():
+        data, first = render([parts[m] for m in members], size, layout, font_names, kit.duplex,
+                             f"{theme.name}: {name[:-4]}", theme.id, progress.page, options)
+        starts[name] = dict(zip(members, first))
+        files.append(BuiltFile(name, data, data.count(b"/Type /Page\n")))
+    kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
+    data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
+    files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
+    manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size)
+    return files, manifest
+
+
+def _board(c, p: Prepared, theme, pieces) -> int:
+    count = pages.board_pages(c, p.layout, theme, p.fonts, p.messages.labels, pieces)
+    c.setPageSize(p.page_size)          # what follows the board is on the kit's paper again
+    return count
+
+
+def _credits(theme, labels) -> tuple[str, ...]:
+    return tuple(line for line in (theme.credits, labels.font_credit, labels.made_with.format(version=__version__))
+                 if line)
+
+
+def _print_options(kit: Kit) -> PrintOptions:
+    slug = None
+    if kit.slug:
+        seed_hash = hashlib.sha256(kit.theme.seed.encode()).hexdigest()[:10]
+        slug = (f"{kit.theme.id} \u00b7 deduction \u00b7 {kit.theme.language} \u00b7 kitgen {__version__} "
+                f"\u00b7 seed {seed_hash}")
+    return PrintOptions(kit.back_offset, kit.cut_lines, slug)
+
+
+def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: int, size) -> dict:
+    theme = kit.theme
+    spec = slips_part.cards.spec
+    slip_records = []
+    for page_number, page in enumerate(slips_part.pages, first_page):
+        for index, placement in page.cards:
+            game, case, payload = p.slip_entries[index]
+            slip_records.append({"mini_game": game, "holder": case.holder, "solver": case.solver,
+                                 "file": "setup.pdf", "page": page_number,
+                                 "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
+                                 "payload": payload})
+    sheets = [f for f in files if f.name.endswith(".pdf")]
+    return {
+        "tool": "kitgen",
+        "version": __version__,
+        "libraries": output.library_versions(("networkx", "numpy")),   # they place locations without 'at'
+        "game": "deduction",
+        "setup_algorithm": dealing.ALGORITHM_VERSION,
+        "kit": theme.id,
+        "name": theme.name,
+        "language": theme.language,
+        "seed": theme.seed,
+        "players": kit.players,
+        "theme": {"source": Path(theme.source).name,
+                  "suspects": list(theme.names("suspects")), "crimes": list(theme.names("crimes")),
+                  "locations": [{"name": n, "at": list(pos)} for n, pos in zip(theme.city.names, theme.city.positions)],
+                  "roads": [[theme.city.names[a], theme.city.names[b]] for a, b in theme.city.roads]},
+        "options": {"paper": kit.paper, "board_paper": kit.board_paper or kit.paper, "duplex": kit.duplex,
+                    "colour": kit.colour},
+        "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
+                 + file_entries([f for f in sheets if f.name == "board.pdf"], p.board_size),
+        "slips": slip_records,
+    }
+
+
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None):
+    files, manifest = build_files(kit, progress)
+    target = Path(out_dir) / kit.theme.id
+    output.write_kit(target, files, manifest)
+    return target, files, manifest

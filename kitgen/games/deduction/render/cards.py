@@ -1,0 +1,133 @@
+"""Case cards, evidence cards and tiles of the deduction game: each deck with its own
+colour, emblem and back, so decks are told apart by shape as well as by colour."""
+
+from dataclasses import dataclass
+
+from kitgen.games.deduction.render.emblems import KINDS, emblem
+from kitgen.render import paint, pictures, text
+from kitgen.render.cards import CardSet, card_spec
+
+COLOUR = {"suspects": "suspect", "crimes": "crime", "locations": "location"}
+SINGULAR = {"suspects": "suspect", "crimes": "crime", "locations": "location"}
+
+
+@dataclass(frozen=True)
+class Face:
+    """One card or tile: its deck, its name (None: a blank tile) and its picture."""
+
+    kind: str
+    name: str | None
+    picture: object = None
+
+
+def _fitted(c, shown: str, style, fonts, colour, box=None):
+    box = box or style.box
+    font = fonts[style.font]
+    shown = text.apply_case(shown, style.case)
+    size = text.fit(shown, font, box[2], box[3], style.size, style.min_size).size
+    text.draw(c, shown, font, size, box, colour)
+
+
+def _stripes(c, box, colour, stripe: float):
+    """Diagonal stripes over ``box`` (x, y, w, h): the backs' pattern."""
+    x, y, w, h = box
+    c.saveState()
+    path = c.beginPath()
+    path.rect(x, y, w, h)
+    c.clipPath(path, stroke=0, fill=0)
+    c.setStrokeColor(colour)
+    c.setLineWidth(stripe / 2)
+    for step in range(int((w + h) / stripe) + 2):
+        start = x - h + step * stripe
+        c.line(start, y, start + h, y + h)
+    c.restoreState()
+
+
+def _tint(layout, name: str, share: float):
+    """A named colour lightened towards paper: ``share`` of the colour, the rest paper."""
+    base = paint.colour(layout, name)
+    if paint.is_cmyk(layout):
+        from reportlab.lib.colors import CMYKColor
+
+        return CMYKColor(*(v * share for v in (base.cyan, base.magenta, base.yellow, base.black)))
+    from reportlab.lib.colors import Color
+
+    return Color(*(1 - share * (1 - v) for v in (base.red, base.green, base.blue)))
+
+
+def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evidence: bool = False) -> CardSet:
+    """Case cards (a back per deck) or, with ``evidence``, evidence cards (one back for all)."""
+    card = layout.case_card
+    width, height = card.size
+    bleed = card.bleed
+    full = (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
+    ink = {name: paint.colour(layout, name) for name in ("paper", "ink", "muted", card.frame.colour)}
+
+    def front(c, i: int):
+        face = faces[i]
+        band_colour = paint.colour(layout, "evidence" if evidence else COLOUR[face.kind])
+        paint.fill_box(c, full, ink["paper"])
+        paint.fill_box(c, (-bleed, height - card.band.height, width + 2 * bleed, card.band.height + bleed),
+                       band_colour)
+        frame = card.frame
+        paint.stroke_box(c, (frame.inset, frame.inset, width - 2 * frame.inset, height - 2 * frame.inset),
+                         ink[frame.colour], frame.width, frame.radius)
+        kind_label = labels.evidence if evidence else labels[SINGULAR[face.kind]]
+        _fitted(c, kind_label, card.kind, fonts, ink[card.kind.colour])
+        if face.picture is not None:
+            pictures.draw(c, face.picture, card.picture.box, card.picture.fit, fonts["label"], layout,
+                          card.picture.colour)
+        else:
+            emblem(c, face.kind, card.emblem.box, paint.colour(layout, COLOUR[face.kind]))
+        _fitted(c, face.name, card.name, fonts, ink[card.name.colour])
+        footer = f"{labels[SINGULAR[face.kind]]}" if evidence else labels.case_card
+        _fitted(c, footer, card.evidence, fonts, ink[card.evidence.colour])
+
+    def back(c, i: int):
+        kind = "evidence" if evidence else COLOUR[faces[i].kind]
+        paint.fill_box(c, full, paint.colour(layout, kind))
+        _stripes(c, full, _tint(layout, kind, 0.8), card.back.stripe)
+        label = labels.evidence_card if evidence else labels[SINGULAR[faces[i].kind]]
+        _fitted(c, label, card.back.label, fonts, ink[card.back.label.colour])
+        if not evidence:
+            emblem(c, faces[i].kind, card.back.emblem.box, ink["paper"])
+
+    return CardSet("evidence" if evidence else "cases", title, card_spec(card), len(faces), front=front, back=back)
+
+
+def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet:
+    """Suspect and crime tiles: the name (or 'no suspect'/'no crime') in front, one back per kind."""
+    tile = layout.city_tile
+    width, height = tile.size
+    bleed = tile.bleed
+    full = (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
+    paper, ink = paint.colour(layout, "paper"), paint.colour(layout, tile.name.colour)
+
+    def front(c, i: int):
+        face = faces[i]
+        colour = paint.colour(layout, COLOUR[face.kind])
+        paint.fill_box(c, full, paper)
+        paint.fill_box(c, (-bleed, height - tile.band.height, width + 2 * bleed, tile.band.height + bleed), colour)
+        blank = face.name is None
+        name = (labels.no_suspect if face.kind == "suspects" else labels.no_crime) if blank else face.name
+        _fitted(c, name, tile.name, fonts, paint.colour(layout, "muted") if blank else ink)
+        emblem(c, face.kind, tile.emblem.box, _tint(layout, COLOUR[face.kind], 0.35) if blank else colour)
+
+    def back(c, i: int):
+        kind = COLOUR[faces[i].kind]
+        paint.fill_box(c, full, paint.colour(layout, kind))
+        _fitted(c, labels[kind], tile.back.label, fonts, paper)
+
+    return CardSet("tiles", title, card_spec(tile), len(faces), front=front, back=back)
+
+
+def deck_faces(theme) -> tuple[Face, ...]:
+    """Every case card, deck by deck; the evidence cards are the same list."""
+    return tuple(Face(kind, e.name, e.picture) for kind in KINDS for e in getattr(theme, kind))
+
+
+def tile_faces(theme) -> tuple[Face, ...]:
+    """Suspect tiles and their blanks, then crime tiles and theirs."""
+    counts = theme.counts
+    return (tuple(Face("suspects", e.name) for e in theme.suspects) + (Face("suspects", None),) * counts.no_suspect_tiles
+            + tuple(Face("crimes", e.name) for e in theme.crimes) + (Face("crimes", None),) * counts.no_crime_tiles)

@@ -1,0 +1,197 @@
+"""Whole pages of the deduction kit: the board (whole or in pieces), token sheets,
+the seeded setup sheets, and the rules sheet (docs/design.md §10.6)."""
+
+from kitgen.games.deduction import facts
+from kitgen.games.deduction.dealing import BLANK
+from kitgen.games.deduction.render import board as board_mod
+from kitgen.games.deduction.render.emblems import player_shape
+from kitgen.render import columns, paint, text
+from kitgen.render.columns import Block, Style
+
+MM = 72 / 25.4
+
+
+def board_pages(c, layout, theme, fonts, labels, pieces) -> int:
+    """The board's pages, one per piece; returns how many."""
+    marks = board_mod.alignment_marks(layout, pieces)
+    note = layout.board.tiling.label
+    muted = paint.colour(layout, note.colour)
+    for piece in pieces:
+        c.setPageSize(piece.page)
+        x0, y0, w, h = piece.board
+        ax, ay = piece.at
+        content = (ax + x0, ay + y0, w, h)
+        c.saveState()
+        path = c.beginPath()
+        path.rect(*content)
+        c.clipPath(path, stroke=0, fill=0)
+        c.translate(ax, ay)
+        board_mod.draw(c, layout, theme, fonts, labels, marks)
+        c.restoreState()
+        if len(pieces) > 1:
+            _piece_notes(c, layout, piece, content, fonts[note.font], note.size, muted, labels)
+        c.showPage()
+    return len(pieces)
+
+
+def _piece_notes(c, layout, piece, content, font, size, colour, labels):
+    """Outside the piece: ticks where to cut, and which piece this is and how it joins."""
+    x, y, w, h = content
+    tick = 3 * MM
+    c.setStrokeColor(colour)
+    c.setLineWidth(0.4)
+    for cx in (x, x + w):
+        c.line(cx, y - tick, cx, y - 0.5 * MM)
+        c.line(cx, y + h + 0.5 * MM, cx, y + h + tick)
+    for cy in (y, y + h):
+        c.line(x - tick, cy, x - 0.5 * MM, cy)
+        c.line(x + w + 0.5 * MM, cy, x + w + tick, cy)
+    c.setFillColor(colour)
+    line = labels.board_piece.format(n=piece.number, total=piece.rows * piece.cols, row=piece.row + 1,
+                                     col=piece.col + 1)
+    text.draw_line(c, line, font, size, x, y - tick - size, "left")
+    text.draw_line(c, labels.board_join, font, size, x + w, y - tick - size, "right")
+
+
+def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PLAYERS) -> int:
+    """Every token for ``players`` players, flowed across sheets, each with a cut line."""
+    spec = layout.tokens
+    width, height = page_size
+    margin = layout.paper.margin + 3 * MM
+    line = paint.colour(layout, spec.line.colour)
+    ink, paper = paint.colour(layout, "ink"), paint.colour(layout, "paper")
+    label_font = fonts[spec.label.font]
+    items = token_items(spec, players)
+    pages, x, y, row_h = 1, margin, height - margin - 14, 0.0
+    _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
+    for item in items:
+        kind, player, w, h = item[:4]
+        if x + w > width - margin:
+            x, y, row_h = margin, y - row_h - spec.gap, 0.0
+        if y - h < margin:
+            c.showPage()
+            pages += 1
+            _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
+            x, y, row_h = margin, height - margin - 14, 0.0
+        _token(c, layout, item, x, y - h, line, ink, paper, label_font, spec.label.size, labels)
+        x += w + spec.gap
+        row_h = max(row_h, h)
+    c.showPage()
+    return pages
+
+
+def token_items(spec, players: int) -> list[tuple]:
+    """Every token to print: (kind, player or 0 for shared ones, width, height[, number])."""
+    items = []
+    for player in range(1, players + 1):
+        inv_w, inv_h = spec.investigator
+        items += [("investigator", player, inv_w, 2 * inv_h)] * facts.INVESTIGATORS
+        items += [("disc", player, spec.disc, spec.disc)] * facts.DISCS
+        items += [("cube", player, spec.cube, spec.cube)] * facts.CUBES
+        items += [("score", player, spec.disc, spec.disc, n) for n in range(1, facts.SCORE_MARKERS + 1)]
+        items += [("penalty", player, spec.disc, spec.disc)] * facts.PENALTY_MARKERS
+    items += [("black", 0, spec.disc, spec.disc)] * facts.SOLVING_DISCS
+    items += [("first", 0, spec.first_player, spec.first_player)] * facts.FIRST_PLAYER_MARKERS
+    return items
+
+
+def _sheet_title(c, title: str, fonts, layout, page_size, page: int):
+    c.setFillColor(paint.colour(layout, "ink"))
+    text.draw_line(c, title, fonts["heading"], 11, layout.paper.margin + 3 * MM,
+                   page_size[1] - layout.paper.margin - 8, "left")
+
+
+def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
+    kind, player = item[0], item[1]
+    w, h = item[2], item[3]
+    colour = paint.colour(layout, f"player_{player}") if player else paint.colour(layout, "solving")
+    c.setStrokeColor(line)
+    c.setLineWidth(0.4)
+    if kind in ("disc", "score", "penalty", "black", "first"):
+        r = w / 2
+        c.setFillColor(colour)
+        c.circle(x + r, y + r, r, stroke=1, fill=1)
+        if player:
+            player_shape(c, player, x + r, y + r, r * (0.9 if kind == "disc" else 0.7), paper)
+        if kind == "score":
+            c.setFillColor(ink if player == 4 else paper)
+            text.draw(c, str(item[4]), font, size + 2, (x + r * 1.1, y + r * 0.1, r * 0.8, r * 0.6), ink)
+        elif kind == "penalty":
+            text.draw(c, "\u2212", font, size + 4, (x + r * 1.1, y + r * 0.1, r * 0.8, r * 0.6), ink)
+        elif kind == "first":
+            text.draw(c, "1", font, w * 0.45, (x, y, w, h), paper)
+    elif kind == "cube":
+        paint.fill_box(c, (x, y, w, h), colour)
+        c.rect(x, y, w, h, stroke=1, fill=0)
+        player_shape(c, player, x + w / 2, y + h / 2, w * 0.6, paper)
+    else:                                            # an investigator: a standee folded along its middle
+        half = h / 2
+        for base, turned in ((y, True), (y + half, False)):
+            paint.fill_box(c, (x, base, w, half), colour)
+            c.saveState()
+            c.translate(x + w / 2, base + half / 2)
+            if turned:
+                c.rotate(180)
+            player_shape(c, player, 0, half * 0.12, w * 0.55, paper)
+            c.restoreState()
+        c.rect(x, y, w, h, stroke=1, fill=0)
+        c.setDash(2, 2)
+        c.line(x, y + half, x + w, y + half)
+        c.setDash()
+
+
+def setup_pages(c, layout, theme, fonts, labels, games, page_size) -> int:
+    """A public setup sheet per mini-game: which tile lies on which location."""
+    width, height = page_size
+    margin = layout.paper.margin + 10 * MM
+    ink, muted = paint.colour(layout, "ink"), paint.colour(layout, "muted")
+    body = fonts["label"]
+    for game in games:
+        c.setFillColor(ink)
+        title = labels.setup_title.format(n=game.number, total=facts.MINI_GAMES)
+        text.draw_line(c, title, fonts["heading"], 16, margin, height - margin - 16, "left")
+        y = height - margin - 34
+        for line in columns.wrap(labels.setup_help, Style(body, 9, 12, ink), width - 2 * margin):
+            text.draw_line(c, line, body, 9, margin, y, "left")
+            y -= 12
+        y -= 10
+        col = (width - 2 * margin) / 3
+        c.setFillColor(muted)
+        for k, head in enumerate((labels.location, labels.suspect, labels.crime)):
+            text.draw_line(c, head, fonts["heading"], 9, margin + k * col, y, "left")
+        y -= 6
+        row_h = min(18.0, (y - margin) / len(theme.city.names))
+        for i, name in enumerate(theme.city.names):
+            y -= row_h
+            suspect = game.suspect_tiles[i]
+            crime = game.crime_tiles[i]
+            cells = (name, labels.no_suspect if suspect == BLANK else theme.suspects[suspect].name,
+                     labels.no_crime if crime == BLANK else theme.crimes[crime].name)
+            if i % 2 == 0:
+                paint.fill_box(c, (margin - 4, y - 4, width - 2 * margin + 8, row_h), paint.colour(layout, "map"))
+            for k, shown in enumerate(cells):
+                c.setFillColor(muted if (k == 1 and suspect == BLANK) or (k == 2 and crime == BLANK) else ink)
+                text.draw_line(c, shown, fonts["heading"] if k == 0 else body, 10, margin + k * col, y + 1, "left")
+        c.showPage()
+    return len(games)
+
+
+def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credits: tuple[str, ...]) -> int:
+    """The rules in the kit's language, set in columns."""
+    text_of = messages.rules
+    set_as = columns.styles(layout, fonts)
+    title, heading, body, bullet = set_as.title, set_as.heading, set_as.body, set_as.bullet
+    flow = [Block(text_of.title, title), Block(text_of.intro, body)]
+    for section in text_of.sections:
+        flow.append(Block(section.heading, heading))
+        flow += [Block(p, body) for p in section.paragraphs]
+    flow.append(Block(messages.labels.aid_turn, heading))
+    flow += [Block(line, bullet, bullet="\u2022") for line in text_of.turn_summary]
+    flow.append(Block(messages.labels.tokens_title.split(":")[0], heading))
+    flow.append(Block(text_of.substitutes, body))
+    if credits:
+        flow.append(Block(messages.labels.credits, heading))
+        flow += [Block(line, body) for line in credits]
+    from kitgen import messages as messages_mod
+
+    return columns.set_text(c, page_size, layout, fonts, flow, footer, messages_mod.is_rtl(messages.language))

@@ -1,0 +1,137 @@
+"""Sealed case slips and player aids (docs/design.md §10.6).
+
+A slip is printed on one side and folds in three: the top panel is its outside
+(whose slip, which mini-game), the middle panel the case with its QR code, the
+bottom panel a cover of dense stripes. Fold the cover up over the case, then both
+behind the top panel: the case is sealed inside, and does not show through when
+held to the light. A player aid lists the turn and, for each location, the
+locations next to it, so a holder answers correctly."""
+
+from kitgen.games.deduction.render.cards import COLOUR
+from kitgen.games.deduction.render.emblems import emblem, player_shape
+from kitgen.render import paint, qr, text
+from kitgen.render.cards import CardSet, card_spec
+from kitgen.render.columns import Style, wrap
+
+
+def _panels(spec):
+    width, height = spec.size
+    third = height / 3
+    return width, height, third
+
+
+def _lines(c, lines, style, font, x, y, width, colour, align="left") -> float:
+    """Wrapped lines from ``y`` down; returns the y under the last one."""
+    c.setFillColor(colour)
+    for paragraph in lines:
+        for line in wrap(paragraph, Style(font, style.size, style.leading, colour), width):
+            y -= style.leading
+            text.draw_line(c, line, font, style.size, x if align == "left" else x + width / 2, y,
+                           "left" if align == "left" else "centre")
+    return y
+
+
+def slips(entries, theme, layout, fonts, labels, title: str) -> CardSet:
+    """``entries``: (mini-game, case, payload) in print order."""
+    spec = layout.slip
+    width, height, third = _panels(spec)
+    margin = spec.margin
+    ink, muted = paint.colour(layout, "ink"), paint.colour(layout, "muted")
+    fold = paint.colour(layout, spec.fold.colour)
+
+    def player_name(n: int) -> str:
+        return f"{labels.player.format(n=n)} ({labels.colours[n - 1]})"
+
+    def front(c, i: int):
+        game, case, payload = entries[i]
+        # folds: between the panels
+        c.saveState()
+        c.setStrokeColor(fold)
+        c.setLineWidth(spec.fold.width)
+        c.setDash(spec.fold.dash, spec.fold.dash)
+        for y in (third, 2 * third):
+            c.line(0, y, width, y)
+        c.restoreState()
+        small = fonts[spec.body.font]
+        for y in (third, 2 * third):
+            c.setFillColor(muted)
+            text.draw_line(c, labels.fold_here, small, 6, width - margin, y + 2, "right")
+        # the outside: whose slip, which mini-game, who solves it
+        top = height - margin
+        holder = player_name(case.holder)
+        player_shape(c, case.holder, margin + 6, top - 8, 11, paint.colour(layout, f"player_{case.holder}"))
+        y = _lines(c, [labels.slip_title.format(player=holder, n=game)], spec.title, fonts[spec.title.font],
+                   margin + 16, top + 2, width - 2 * margin - 16, ink)
+        y = _lines(c, [labels.slip_outside.format(player=holder, n=game),
+                       labels.slip_solver.format(player=player_name(case.solver))],
+                   spec.body, small, margin, y - 4, width - 2 * margin, ink)
+        # the case, with its QR code
+        panel_top = 2 * third - margin
+        y = _lines(c, [labels.slip_inside], spec.body, small, margin, panel_top + 2, width - 2 * margin, ink)
+        size = spec.qr
+        qx, qy = width - margin - size, third + margin
+        qr.draw(c, qr.matrix(payload), qx, qy, size, ink)
+        names = (("suspects", theme.suspects[case.suspect].name), ("crimes", theme.crimes[case.crime].name),
+                 ("locations", theme.locations[case.location].name))
+        row_w = qx - margin - 4
+        y -= 4
+        for kind, name in names:
+            y -= spec.case.leading
+            emblem(c, kind, (margin, y - 3, 11, 11), paint.colour(layout, COLOUR[kind]))
+            font = fonts[spec.case.font]
+            fitted = text.fit(name, font, row_w - 15, spec.case.leading, spec.case.size, 5).size
+            c.setFillColor(ink)
+            text.draw_line(c, name, font, fitted, margin + 15, y, "left")
+        c.setFillColor(muted)
+        text.draw_line(c, labels.slip_check, small, 6, margin, third + margin, "left")
+        # the cover: dense stripes, so the case does not show through
+        c.saveState()
+        path = c.beginPath()
+        path.rect(margin, margin, width - 2 * margin, third - 2 * margin)
+        c.clipPath(path, stroke=0, fill=0)
+        c.setStrokeColor(paint.colour(layout, spec.cover.colour))
+        c.setLineWidth(spec.cover.stripe * 0.6)
+        span = width + third
+        step = spec.cover.stripe
+        for k in range(int(2 * span / step) + 2):
+            x = -third + k * step
+            c.line(x, 0, x + third, third)
+        c.restoreState()
+
+    return CardSet("slips", title, card_spec(spec), len(entries), front=front, back=None)
+
+
+def aids(count: int, theme, layout, fonts, messages, title: str) -> CardSet:
+    """``count`` identical player aids."""
+    spec = layout.slip
+    width, height = spec.size
+    margin = spec.margin
+    labels = messages.labels
+    ink = paint.colour(layout, "ink")
+    city = theme.city
+
+    def front(c, i: int):
+        body = fonts[spec.body.font]
+        y = _lines(c, [labels.aid_title], spec.title, fonts[spec.title.font], margin, height - margin + 2,
+                   width - 2 * margin, ink)
+        y = _lines(c, [labels.aid_turn], spec.body, fonts["heading"], margin, y - 4, width - 2 * margin, ink)
+        y = _lines(c, [f"\u2022 {line}" for line in messages.rules.turn_summary], spec.body, body, margin, y,
+                   width - 2 * margin, ink)
+        y = _lines(c, [labels.aid_adjacent], spec.body, fonts["heading"], margin, y - 6, width - 2 * margin, ink)
+        lines = [f"{name}: {', '.join(city.names[n] for n in city.neighbours(k))}" for k, name in enumerate(city.names)]
+        room = y - margin
+        size = spec.body.size
+        leading = spec.body.leading
+        wrapped = sum(len(wrap(line, Style(body, size, leading, ink), width - 2 * margin)) for line in lines)
+        while wrapped * leading > room and size > 4:            # shrink the list until it fits the card
+            size -= 0.25
+            leading = size * spec.body.leading / spec.body.size
+            wrapped = sum(len(wrap(line, Style(body, size, leading, ink), width - 2 * margin)) for line in lines)
+        style = Style(body, size, leading, ink)
+        c.setFillColor(ink)
+        for line in lines:
+            for part in wrap(line, style, width - 2 * margin):
+                y -= leading
+                text.draw_line(c, part, body, size, margin, y, "left")
+
+    return CardSet("aids", title, card_spec(spec), count, front=front, back=None)
