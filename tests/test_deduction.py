@@ -415,3 +415,68 @@ def test_options_of_the_other_game_are_refused(tmp_path):
 
 def test_names_are_compared_as_people_type_them():
     assert identity("Old  Library") == identity("old library")
+
+
+def test_token_sheets_hold_every_token_for_five_players(built):
+    """Counted in the PDF: each player's colour fills 5 standees (two halves each), 3 discs,
+    10 cubes, 3 score markers and a penalty marker; the solving colour 3 discs and the
+    first-player marker."""
+    from kitgen import layouts
+    from kitgen.render import paint
+
+    from pdfread import Pdf, interpret
+
+    layout = layouts.load()
+    pdf = Pdf((built / "deduction-en" / "tokens.pdf").read_bytes())
+    fills = Counter()
+    for page in pdf.pages():
+        for filled in interpret(pdf, page)[1]:
+            if filled.fill[0] == "DeviceRGB":
+                fills[tuple(round(v, 3) for v in filled.fill[1])] += 1
+
+    def rgb(name):
+        return tuple(round(v, 3) for v in paint.colour(layout, name).rgb())
+
+    per_player = 2 * facts.INVESTIGATORS + facts.DISCS + facts.CUBES + facts.SCORE_MARKERS + facts.PENALTY_MARKERS
+    for player in range(1, 6):
+        assert fills[rgb(f"player_{player}")] == per_player, player
+    assert fills[rgb("solving")] == facts.SOLVING_DISCS + facts.FIRST_PLAYER_MARKERS
+
+
+@pytest.mark.skipif(pdftotext is None, reason="pdftotext (poppler-utils) is not installed")
+def test_the_board_prints_both_tracks(built):
+    text = extract(built / "deduction-en" / "board.pdf")
+    assert "28" in text and "\u221210" in text
+
+
+def test_slips_verify_from_a_photo_of_the_sheet(built, tmp_path, classic):
+    render_page(built / "deduction-en" / "setup.pdf", 4, 200).rotate(90, expand=True).save(tmp_path / "slips.png")
+    out = kitgen("verify", str(tmp_path / "slips.png"), "--seed", classic.seed, cwd=tmp_path)
+    assert out.returncode == 0 and "2 case slip(s) checked: 2 passed" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_cmyk_deduction_kit_holds_no_rgb(tmp_path):
+    from test_print import content_streams
+
+    files, _ = build.build_files(build.load(colour="cmyk"))
+    for f in files:
+        for stream in content_streams(f.data):
+            assert not re.search(rb"(^|\s)(rg|RG)(\s|$)", stream), f.name
+
+
+def test_each_deck_has_one_back_of_its_own(classic):
+    """Cards and tiles shuffle face down: within a deck every back is the same picture, and
+    the decks' backs differ."""
+    from kitgen.render import percard
+
+    p = build.prepare(build.load())
+    backs = {}
+    for name in ("cases", "evidence", "tiles"):
+        cards_ = p.card_sets[name]
+        data = percard.render(cards_, p.layout, p.fonts, "t")
+        faces = cards.deck_faces(classic) if name != "tiles" else cards.tile_faces(classic)
+        for i, face in enumerate(faces):
+            deck = (name, face.kind) if name != "evidence" else (name,)
+            backs.setdefault(deck, set()).add(render_page(data, 2 * i + 1, 20).tobytes())
+    assert all(len(images) == 1 for images in backs.values()), {k: len(v) for k, v in backs.items()}
+    assert len({next(iter(images)) for images in backs.values()}) == len(backs) == 6
