@@ -480,3 +480,10 @@ def test_each_deck_has_one_back_of_its_own(classic):
             backs.setdefault(deck, set()).add(render_page(data, 2 * i + 1, 20).tobytes())
     assert all(len(images) == 1 for images in backs.values()), {k: len(v) for k, v in backs.items()}
     assert len({next(iter(images)) for images in backs.values()}) == len(backs) == 6
+
+
+def test_codenames_commands_refuse_a_deduction_theme_in_one_line(tmp_path):
+    (tmp_path / "forum.yaml").write_text(THEME)
+    out = kitgen("proof", "forum.yaml", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 2 and out.stderr.strip().splitlines() == [
+        "kitgen: error: forum.yaml:1: is a kit of the game 'deduction', not a Codenames kit; kitgen build builds it"]

@@ -55,6 +55,10 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
 
     if not isinstance(data, dict):
         fail("a kit file is a mapping of keys (id, edition, deck, seed, ...)")
+    if "game" in data:
+        if data["game"] != "codenames":
+            fail(f"is a kit of the game {data['game']!r}, not a Codenames kit; kitgen build builds it", "game")
+        data = {k: v for k, v in data.items() if k != "game"}
     for key in data:
         if key not in KEYS:
             fail(f"unknown key {key!r}; a kit file has {', '.join(sorted(KEYS))}", key)
