@@ -487,3 +487,16 @@ def test_codenames_commands_refuse_a_deduction_theme_in_one_line(tmp_path):
     out = kitgen("proof", "forum.yaml", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and out.stderr.strip().splitlines() == [
         "kitgen: error: forum.yaml:1: is a kit of the game 'deduction', not a Codenames kit; kitgen build builds it"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("city_tile:\n  size: [30mm, 30mm]\n", "the tiles would not fit their slots"),
+    ("board:\n  location: {size: [40mm, 32mm]}\n", "leaves no room for its name, two tile slots"),
+])
+def test_board_layouts_that_cannot_hold_their_tiles_are_refused(tmp_path, text, message):
+    from kitgen.games.deduction import layout
+
+    (tmp_path / "l.yaml").write_text("extends: default\n" + text)
+    with pytest.raises(KitgenError, match=message):
+        layout.load(tmp_path / "l.yaml")
+    assert layout.load().board.location.slot >= max(layout.load().city_tile.size)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import case_payload, dealing, facts, texts, theme as theme_mod
+from kitgen.games.deduction import case_payload, dealing, facts, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
@@ -68,7 +68,7 @@ class Prepared:
 
 def prepare(kit: Kit) -> Prepared:
     """Everything drawing needs, every check done."""
-    layout = layouts.load(kit.layout_name, ("cmyk",) if kit.colour == "cmyk" else ())
+    layout = layout_mod.load(kit.layout_name, ("cmyk",) if kit.colour == "cmyk" else ())
     size = layouts.page_size(layout, kit.paper)
     board_size = layouts.page_size(layout, kit.board_paper or kit.paper)
     messages = texts.load(kit.theme.language)

@@ -1,0 +1,24 @@
+"""The deduction family's layout checks (the kernel checks the rest, kitgen/layouts.py):
+a board whose locations hold their tiles, tracks inside the board."""
+
+from kitgen import layouts
+
+
+def check(layout, fail) -> None:
+    board, tile = layout.board, layout.city_tile
+    spec = board.location
+    width, height = spec.size
+    if spec.slot < max(tile.size):
+        fail("board.location.slot is smaller than a tile (city_tile.size): the tiles would not fit their slots")
+    if 2 * spec.slot + spec.spot >= width or spec.name.height + spec.slot >= height:
+        fail("board.location.size leaves no room for its name, two tile slots and the investigator's spot")
+    bw, bh = board.size
+    for name in ("map", "title", "score_track", "penalty_track"):
+        x, y, w, h = board[name].box
+        if x < 0 or y < 0 or x + w > bw + 1e-6 or y + h > bh + 1e-6:
+            fail(f"board.{name}.box must lie inside the board")
+
+
+def load(name_or_path="default", overlays: tuple[str, ...] = ()):
+    """A layout for deduction components, checked by the kernel and by :func:`check`."""
+    return layouts.load(name_or_path, overlays, checks=(check,))
