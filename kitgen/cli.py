@@ -134,7 +134,7 @@ def _is_deduction_target(target: str, dpi: int) -> bool:
         return case_payload.is_case_slip(value)
     texts = scans.qr_texts(kind, value, dpi) if kind == "image" else []
     if kind == "pdf":
-        for _, image in scans.pdf_pages(value, min(dpi, 150)):         # the first page with a code tells
+        for image in scans.pdf_pages(value, min(dpi, 150)):         # the first page with a code tells
             import zxingcpp
 
             texts = [c.text for c in zxingcpp.read_barcodes(image.convert("RGB"))]

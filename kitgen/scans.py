@@ -54,16 +54,21 @@ def open_image(path: Path):
 
 
 def pdf_pages(path: Path, dpi: float):
-    """Each page of a PDF as an image, one at a time."""
+    """Each page of a PDF file as an image, one at a time."""
+    return pdf_pages_of(str(path), dpi, source=str(path))
+
+
+def pdf_pages_of(pdf, dpi: float, source: str | None = None):
+    """Each page of a PDF (a path, or its bytes) as an image, one at a time."""
     import pypdfium2 as pdfium
 
     try:
-        document = pdfium.PdfDocument(str(path))
+        document = pdfium.PdfDocument(pdf)
     except pdfium.PdfiumError:
-        raise KitgenError("is not a readable PDF", source=str(path)) from None
+        raise KitgenError("is not a readable PDF", source=source) from None
     try:
         for index in range(len(document)):
-            yield index + 1, document[index].render(scale=dpi / 72).to_pil()
+            yield document[index].render(scale=dpi / 72).to_pil()
     finally:
         document.close()
 
@@ -71,7 +76,7 @@ def pdf_pages(path: Path, dpi: float):
 def images(kind: str, path: Path, dpi: float):
     """(where, image) for an image file, or for each page of a PDF."""
     if kind == "pdf":
-        for number, image in pdf_pages(path, dpi):
+        for number, image in enumerate(pdf_pages(path, dpi), 1):
             yield f"page {number}", image
     else:
         yield path.name, open_image(path)

@@ -19,7 +19,6 @@ from kitgen.games.deduction import (answers, build, case_payload, city, dealing,
                                     verify)
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.names import identity
-from kitgen.render import document
 
 from raster import render_page
 
@@ -233,29 +232,55 @@ def test_an_edited_slip_payload_fails(built, classic):
     assert out.returncode == 3 and "check code" in out.stdout
 
 
-def test_a_repainted_slip_fails(tmp_path, classic):
-    """A slip whose printed names are not the case its QR holds (its QR from another slip)."""
+def _slip_pdf(path, classic, case, payload, repaint=None):
+    """A page with one slip on it, as kitgen prints it; ``repaint``: names painted over it."""
     from kitgen import fonts, layouts
+    from kitgen.render import paint, text
+    from kitgen.render.pdf import new_canvas
 
     layout = layouts.load()
     names = fonts.register_roles(layout)
-    labels = texts.load("en").labels
+    cards_ = slips.slips([(1, case, payload)], classic, layout, names, texts.load("en").labels, "t")
+    page = layouts.page_size(layout, "a4")
+    with open(path, "wb") as out:
+        c = new_canvas(out, page, names)
+        c.translate(60, 300)
+        cards_.front(c, 0)
+        if repaint:
+            spec = layout.slip
+            third = spec.size[1] / 3
+            paint.fill_box(c, (spec.margin, 2 * third - 30 * 72 / 25.4, 55 * 72 / 25.4, 22 * 72 / 25.4),
+                           paint.colour(layout, "paper"))
+            for k, name in enumerate(repaint):
+                text.draw_line(c, name, names["heading"], 11, spec.margin + 15, 2 * third - 13 * 72 / 25.4 - 15 * k)
+        c.showPage()
+        c.save()
+
+
+def test_a_repainted_slip_fails(tmp_path, classic):
+    """Names painted over and printed anew: the text layer still holds the old ones (under the
+    paint), the pixels do not."""
     game = dealing.deal(classic.seed, classic.counts, 4)[0]
     secret = dealing.secret(classic.seed)
-    honest = case_payload.encode(classic.id, 1, 4, game.cases[0], classic.counts, secret)
-    repainted = [(1, game.cases[1], honest)]          # another case printed, the first case's QR
-    part = document.card_part(slips.slips(repainted, classic, layout, names, labels, "t"), layout,
-                              layouts.page_size(layout, "a4"), "none")
-    data, _ = document.render([part], layouts.page_size(layout, "a4"), layout, names, "none", "t", "t")
-    (tmp_path / "slip.pdf").write_bytes(data)
-    results = verify.verify(str(tmp_path / "slip.pdf"), classic.seed)
-    assert len(results) == 1 and not results[0].ok
-    assert "prints another case" in results[0].problems[0]
-    honest_part = document.card_part(slips.slips([(1, game.cases[0], honest)], classic, layout, names, labels, "t"),
-                                     layout, layouts.page_size(layout, "a4"), "none")
-    data, _ = document.render([honest_part], layouts.page_size(layout, "a4"), layout, names, "none", "t", "t")
-    (tmp_path / "honest.pdf").write_bytes(data)
+    payload = case_payload.encode(classic.id, 1, 4, game.cases[0], classic.counts, secret)
+    _slip_pdf(tmp_path / "honest.pdf", classic, game.cases[0], payload)
     assert all(r.ok for r in verify.verify(str(tmp_path / "honest.pdf"), classic.seed))
+    other = game.cases[1]
+    _slip_pdf(tmp_path / "repainted.pdf", classic, game.cases[0], payload,
+              repaint=(classic.suspects[other.suspect].name, classic.crimes[other.crime].name,
+                       classic.locations[other.location].name))
+    results = verify.verify(str(tmp_path / "repainted.pdf"), classic.seed)
+    assert len(results) == 1 and not results[0].ok
+    assert "painted over" in results[0].problems[0]
+
+
+def test_a_slip_printed_with_another_case_fails(tmp_path, classic):
+    """The QR of one case on a slip that prints another."""
+    game = dealing.deal(classic.seed, classic.counts, 4)[0]
+    payload = case_payload.encode(classic.id, 1, 4, game.cases[0], classic.counts, dealing.secret(classic.seed))
+    _slip_pdf(tmp_path / "other.pdf", classic, game.cases[1], payload)
+    results = verify.verify(str(tmp_path / "other.pdf"), classic.seed)
+    assert len(results) == 1 and not results[0].ok and "another case" in results[0].problems[0]
 
 
 # --- the board ----------------------------------------------------------------------------
@@ -306,10 +331,16 @@ def test_the_board_is_one_page_on_a3(tmp_path):
     assert next(f for f in files if f.name == "board.pdf").pages == 1
 
 
-def test_kits_are_the_same_bytes_every_time():
-    first = {f.name: f.data for f in build.build_files(build.load())[0]}
-    second = {f.name: f.data for f in build.build_files(build.load())[0]}
-    assert first == second
+def test_kits_are_the_same_bytes_every_time(built, tmp_path):
+    """Built again in another process (and another hash seed), every file is the same."""
+    import os
+
+    env = dict(os.environ, PYTHONHASHSEED="123")
+    again = subprocess.run([sys.executable, "-m", "kitgen", "build", "--game", "deduction", "--out", str(tmp_path)],
+                           capture_output=True, text=True, env=env)
+    assert again.returncode == 0, again.stderr
+    for path in (built / "deduction-en").iterdir():
+        assert (tmp_path / "deduction-en" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 # --- themes -------------------------------------------------------------------------------
@@ -432,21 +463,25 @@ def test_token_sheets_hold_every_token_for_five_players(built):
     for page in pdf.pages():
         for filled in interpret(pdf, page)[1]:
             if filled.fill[0] == "DeviceRGB":
-                fills[tuple(round(v, 3) for v in filled.fill[1])] += 1
+                shape = "round" if filled.segments else "square"       # circles are curves, the rest rectangles
+                fills[tuple(round(v, 3) for v in filled.fill[1]), shape] += 1
 
     def rgb(name):
         return tuple(round(v, 3) for v in paint.colour(layout, name).rgb())
 
-    per_player = 2 * facts.INVESTIGATORS + facts.DISCS + facts.CUBES + facts.SCORE_MARKERS + facts.PENALTY_MARKERS
+    round_ones = facts.DISCS + facts.SCORE_MARKERS + facts.PENALTY_MARKERS
+    square_ones = 2 * facts.INVESTIGATORS + facts.CUBES                 # a standee is two halves
     for player in range(1, 6):
-        assert fills[rgb(f"player_{player}")] == per_player, player
-    assert fills[rgb("solving")] == facts.SOLVING_DISCS + facts.FIRST_PLAYER_MARKERS
+        assert (fills[rgb(f"player_{player}"), "round"], fills[rgb(f"player_{player}"), "square"]) == (
+            round_ones, square_ones), player
+    assert fills[rgb("solving"), "round"] == facts.SOLVING_DISCS + facts.FIRST_PLAYER_MARKERS
 
 
 @pytest.mark.skipif(pdftotext is None, reason="pdftotext (poppler-utils) is not installed")
 def test_the_board_prints_both_tracks(built):
-    text = extract(built / "deduction-en" / "board.pdf")
-    assert "28" in text and "\u221210" in text
+    tokens = set(extract(built / "deduction-en" / "board.pdf").split())
+    assert {str(n) for n in range(facts.SCORE_TRACK + 1)} <= tokens
+    assert {"0"} | {f"\u2212{n}" for n in range(1, facts.PENALTY_TRACK + 1)} <= tokens
 
 
 def test_slips_verify_from_a_photo_of_the_sheet(built, tmp_path, classic):
@@ -500,3 +535,75 @@ def test_board_layouts_that_cannot_hold_their_tiles_are_refused(tmp_path, text, 
     with pytest.raises(KitgenError, match=message):
         layout.load(tmp_path / "l.yaml")
     assert layout.load().board.location.slot >= max(layout.load().city_tile.size)
+
+
+def test_more_players_than_cards_in_a_deck_are_refused(tmp_path):
+    (tmp_path / "forum.yaml").write_text(THEME)
+    out = kitgen("build", "forum.yaml", "--players", "5", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 2 and out.stderr.strip().splitlines() == [
+        "kitgen: error: forum.yaml: the theme has 4 crimes, and every one of 5 players holds one: give --players 4 "
+        "or fewer, or add crimes"]
+    assert not (tmp_path / "o").exists()
+
+
+PLACED = {"Senate": [0.1, 0.1], "Forum": [0.9, 0.1], "Temple": [0.9, 0.9], "Baths": [0.5, 0.9], "Market": [0.1, 0.9],
+          "Harbour": [0.5, 0.5]}
+
+
+@pytest.mark.parametrize("moved, message", [
+    ({"Harbour": [0.12, 0.8]}, "'Market' and 'Harbour' overlap on the board"),
+    ({"Harbour": [0.5, 0.1]}, "the road Senate - Forum runs under 'Harbour' on the board"),
+])
+def test_locations_that_overlap_or_sit_on_a_road_are_refused(tmp_path, moved, message):
+    data = yaml.safe_load(THEME)
+    data["locations"] = [{"name": name, "at": moved.get(name, at)} for name, at in PLACED.items()]
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(data))
+    out = kitgen("build", "t.yaml", "--players", "2", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 2 and message in out.stderr and "t.yaml" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+    data["locations"] = [{"name": name, "at": at} for name, at in PLACED.items()]
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(data))
+    assert kitgen("build", "t.yaml", "--players", "2", "--out", "o", cwd=tmp_path).returncode == 0
+
+
+def test_names_too_long_for_a_tile_are_refused(tmp_path):
+    data = yaml.safe_load(THEME)
+    data["suspects"][0] = "W" * 40
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(data))
+    out = kitgen("build", "t.yaml", "--players", "2", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 2 and "do not fit even at the layout's smallest size" in out.stderr
+    assert "WWWW" in out.stderr and "(a tile)" in out.stderr
+
+
+def test_a_theme_without_positions_is_placed_and_builds(tmp_path, classic):
+    data = yaml.safe_load(theme_mod.resolve(None, "en").read_text("utf-8"))
+    for loc in data["locations"]:
+        loc.pop("at")
+    data["id"] = "placed"
+    (tmp_path / "placed.yaml").write_text(yaml.safe_dump(data, allow_unicode=True))
+    out = kitgen("build", "placed.yaml", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    manifest = json.loads((tmp_path / "o" / "placed" / "manifest.json").read_text("utf-8"))
+    positions = [tuple(loc["at"]) for loc in manifest["theme"]["locations"]]
+    from kitgen import layouts
+
+    box = board.position_box(layouts.load())
+    assert not city.overlaps(positions, box) and not city.crossings(positions, classic.city.roads)
+    assert not city.under_boxes(positions, classic.city.roads, box)
+
+
+def test_slips_have_blank_backs_when_printed_double_sided(built):
+    """Else the other side of a slip would show another player's case."""
+    manifest = json.loads((built / "deduction-en" / "manifest.json").read_text("utf-8"))
+    pages = sorted({s["page"] for s in manifest["slips"]})
+    assert pages == list(range(pages[0], pages[0] + 2 * len(pages), 2))        # fronts, each with a back
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    document = pdfium.PdfDocument(str(built / "deduction-en" / "setup.pdf"))
+    try:
+        for page in pages:                       # the back of page `page` is page + 1 (0-based: page)
+            assert document[page].get_textpage().get_text_range().strip() == ""
+            assert not zxingcpp.read_barcodes(render_page(built / "deduction-en" / "setup.pdf", page, 100))
+    finally:
+        document.close()

@@ -1,13 +1,14 @@
 """Building a deduction kit (docs/design.md §10.7): theme -> checks -> seeded setup ->
 components -> PDFs -> manifest, written atomically by the kernel (kitgen/output.py)."""
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import case_payload, dealing, facts, layout as layout_mod, texts, theme as theme_mod
+from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
@@ -44,11 +45,15 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
     if seed is not None:
         if not seed:
             raise KitgenError("--seed must not be empty")
-        theme = theme_mod.Theme(theme.id, theme.name, theme.language, seed, theme.suspects, theme.crimes,
-                                theme.locations, theme.city, theme.source, theme.credits)
+        theme = dataclasses.replace(theme, seed=seed)
     players = facts.DEFAULT_PLAYERS if players is None else players
     if not facts.MIN_PLAYERS <= players <= facts.MAX_PLAYERS:
         raise KitgenError(f"--players {players}: the game takes {facts.MIN_PLAYERS} to {facts.MAX_PLAYERS} players")
+    counts = theme.counts
+    fewest, kind = min((counts.suspects, "suspects"), (counts.crimes, "crimes"), (counts.locations, "locations"))
+    if players > fewest:
+        raise KitgenError(f"the theme has {fewest} {kind}, and every one of {players} players holds one: give "
+                          f"--players {fewest} or fewer, or add {kind}", source=theme.source)
     options = print_options or {}
     return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
                options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")))
@@ -56,6 +61,7 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
 
 @dataclass(frozen=True)
 class Prepared:
+    theme: theme_mod.Theme            # every location placed
     layout: object
     page_size: tuple[float, float]
     board_size: tuple[float, float]
@@ -74,8 +80,14 @@ def prepare(kit: Kit) -> Prepared:
     messages = texts.load(kit.theme.language)
     font_names = fonts_mod.register_roles(layout)
     theme = kit.theme
-    board.check_fit(layout, theme.city)
-    _check_glyphs(theme, messages, font_names)
+    if len(theme.given) < len(theme.city.names):         # place what the theme did not, room for the boxes
+        positions = city.place(theme.city.names, theme.city.roads, dict(theme.given), board.position_box(layout))
+        if positions is None:
+            raise KitgenError("kitgen could not place the locations without 'at' so that their boxes neither "
+                              "overlap nor lie on a road; give every location an 'at'", source=theme.source)
+        theme = dataclasses.replace(theme, city=city.Map(theme.city.names, theme.city.roads, positions))
+    board.check_fit(layout, theme.city, theme.source)
+    _check_names(theme, layout, font_names)
     games = dealing.deal(theme.seed, theme.counts, kit.players)
     secret = dealing.secret(theme.seed)
     entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
@@ -87,13 +99,15 @@ def prepare(kit: Kit) -> Prepared:
         "evidence": cards.case_cards(faces, layout, font_names, labels, labels.evidence_card, evidence=True),
         "tiles": cards.tiles(cards.tile_faces(theme), layout, font_names, labels, labels.tile),
         "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title),
-        "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0]),
+        "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
+                             blank_backs=kit.duplex != "none"),
     }
-    return Prepared(layout, size, board_size, messages, font_names, games, entries, card_sets)
+    return Prepared(theme, layout, size, board_size, messages, font_names, games, entries, card_sets)
 
 
-def _check_glyphs(theme, messages, font_names):
-    """Every name and label in the fonts that draw it: one line listing what is missing."""
+def _check_names(theme, layout, font_names):
+    """Every name in the fonts that draw it, and fitting its box on cards, tiles and the board
+    at the layout's minimum size: one line listing the names that do not."""
     from kitgen.render import text
 
     names = [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)] + [theme.name]
@@ -102,13 +116,32 @@ def _check_glyphs(theme, messages, font_names):
     if lacking:
         raise KitgenError(f"the font lacks characters of {len(lacking)} name(s): {', '.join(lacking[:20])}; "
                           "rename them", source=theme.source)
+    location = layout.board.location
+    boxes = [(layout.case_card.name, [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)], "a card"),
+             (layout.city_tile.name, [e.name for e in theme.suspects + theme.crimes], "a tile")]
+    too_long = []
+    for style, entries, where in boxes:
+        font = font_names[style.font]
+        for name in entries:
+            shown = text.apply_case(name, style.case)
+            if not text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).fits:
+                too_long.append(f"{name} ({where})")
+    font = font_names[location.name.font]
+    for name in theme.city.names:
+        shown = text.apply_case(name, location.name.case)
+        if not text.fit(shown, font, location.size[0] - 4, location.name.height, location.name.size,
+                        location.name.min_size).fits:
+            too_long.append(f"{name} (the board)")
+    if too_long:
+        raise KitgenError(f"{len(too_long)} name(s) do not fit even at the layout's smallest size: "
+                          f"{', '.join(too_long[:20])}; shorten them", source=theme.source)
 
 
 def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
     progress = progress or Progress()
     p = prepare(kit)
     layout, size, font_names, labels = p.layout, p.page_size, p.fonts, p.messages.labels
-    theme = kit.theme
+    theme = p.theme
     label_room = layout.board.tiling.label.size * 3
     pieces = board.pieces(layout, p.board_size, label_room)
     board_part = FreePart("board", labels.board_title.format(name=theme.name), lambda c: _board(c, p, theme, pieces))
@@ -141,7 +174,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
     data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
-    manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size)
+    manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size, pieces[0].page)
     return files, manifest
 
 
@@ -165,11 +198,13 @@ def _print_options(kit: Kit) -> PrintOptions:
     return PrintOptions(kit.back_offset, kit.cut_lines, slug)
 
 
-def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: int, size) -> dict:
-    theme = kit.theme
+def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: int, size, board_page) -> dict:
+    theme = p.theme
     spec = slips_part.cards.spec
     slip_records = []
     for page_number, page in enumerate(slips_part.pages, first_page):
+        if page.side != "front":
+            continue
         for index, placement in page.cards:
             game, case, payload = p.slip_entries[index]
             slip_records.append({"mini_game": game, "holder": case.holder, "solver": case.solver,
@@ -195,7 +230,7 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
         "options": {"paper": kit.paper, "board_paper": kit.board_paper or kit.paper, "duplex": kit.duplex,
                     "colour": kit.colour},
         "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
-                 + file_entries([f for f in sheets if f.name == "board.pdf"], p.board_size),
+                 + file_entries([f for f in sheets if f.name == "board.pdf"], board_page),
         "slips": slip_records,
     }
 

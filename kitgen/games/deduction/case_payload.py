@@ -88,6 +88,9 @@ def decode(text: str) -> Slip:
     if not facts.MIN_PLAYERS <= players <= facts.MAX_PLAYERS or holder > players:
         raise KitgenError(f"{shown}: player {holder} of {players}; the game takes "
                           f"{facts.MIN_PLAYERS} to {facts.MAX_PLAYERS} players")
+    if players > min(ns, nc, nl):
+        raise KitgenError(f"{shown}: {players} players, but a theme of {ns} suspects, {nc} crimes and {nl} locations "
+                          f"deals at most {min(ns, nc, nl)} cases")
     if s > ns or c > nc or loc > nl or min(ns, nc, nl) < facts.MIN_OF_EACH or max(ns, nc) > nl:
         raise KitgenError(f"{shown}: the case {s}.{c}.{loc} does not fit a theme of {ns} suspects, {nc} crimes "
                           f"and {nl} locations")

@@ -8,9 +8,10 @@ from a planar embedding, kept only if no roads cross, else the planar
 embedding itself. Positions are rounded to 0.001 so the drawing does not depend on
 the last bits of floating point."""
 
+import itertools
 from dataclasses import dataclass
 
-MARGIN = 0.08          # placed positions keep this far from the map's edges
+MARGIN = 0.02          # placed positions keep this far from the map's edges
 MIN_GAP = 0.06         # a road may not pass closer than this to a third location
 
 
@@ -127,9 +128,102 @@ def _similarity(source: dict, target: dict) -> dict:
     return {k: (tx + a * (x - sx) - b * (y - sy), ty + b * (x - sx) + a * (y - sy)) for k, (x, y) in source.items()}
 
 
-def place(names, roads, given: dict[int, tuple[float, float]]) -> tuple[tuple[float, float], ...] | None:
+def _segment_hits_box(a, b, box) -> bool:
+    """Whether segment a-b passes through the rectangle box = (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    (ax, ay), (bx, by) = a, b
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-(bx - ax), ax - x0), (bx - ax, x1 - ax), (-(by - ay), ay - y0), (by - ay, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def overlaps(positions, box) -> list[tuple[int, int]]:
+    """Pairs of locations whose boxes (``box`` = width, height around each position) overlap."""
+    w, h = box
+    return [(i, j) for i in range(len(positions)) for j in range(i)
+            if abs(positions[i][0] - positions[j][0]) < w and abs(positions[i][1] - positions[j][1]) < h]
+
+
+def under_boxes(positions, roads, box) -> list[tuple[tuple[int, int], int]]:
+    """Roads that pass under the box of a location they do not join."""
+    w, h = box
+    found = []
+    for a, b in roads:
+        for k, (x, y) in enumerate(positions):
+            if k not in (a, b) and _segment_hits_box(positions[a], positions[b], (x - w / 2, y - h / 2, x + w / 2,
+                                                                                    y + h / 2)):
+                found.append(((a, b), k))
+    return found
+
+
+def _spread(positions: dict, fixed: set, box, rounds: int = 300) -> dict:
+    """Push overlapping boxes apart (the shorter way), keeping fixed ones and 0..1."""
+    w, h = box
+    pos = {k: list(v) for k, v in positions.items()}
+    keys = sorted(pos)
+    for _ in range(rounds):
+        moved = False
+        for i in keys:
+            for j in keys:
+                if j <= i:
+                    continue
+                dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+                ox, oy = w - abs(dx), h - abs(dy)
+                if ox <= 0 or oy <= 0:
+                    continue
+                moved = True
+                axis, need, sign = (0, ox, 1 if dx >= 0 else -1) if ox / w < oy / h else (1, oy, 1 if dy >= 0 else -1)
+                share = [0.0 if k in fixed else 1.0 for k in (i, j)]
+                if not sum(share):
+                    continue
+                step = (need + 1e-3) / sum(share)
+                pos[i][axis] -= sign * step * share[0]
+                pos[j][axis] += sign * step * share[1]
+        for k in keys:
+            if k not in fixed:
+                pos[k] = [min(1.0, max(0.0, v)) for v in pos[k]]
+        if not moved:
+            break
+    return {k: tuple(v) for k, v in pos.items()}
+
+
+def _snapped(positions: dict, fixed: set, box) -> dict:
+    """Each location moved to the nearest free point of a grid spaced wider than a box (the
+    closest pairs first): boxes on a grid never overlap."""
+    cols, rows = max(2, int(1 / (box[0] * 1.1)) + 1), max(2, int(1 / (box[1] * 1.1)) + 1)
+    grid = [(c / (cols - 1), r / (rows - 1)) for r in range(rows) for c in range(cols)]
+    out = {k: positions[k] for k in fixed}
+    free = [g for g in grid if all(abs(g[0] - v[0]) >= box[0] or abs(g[1] - v[1]) >= box[1] for v in out.values())]
+    wanted = sorted(((positions[k][0] - g[0]) ** 2 + (positions[k][1] - g[1]) ** 2, k, g)
+                    for k in positions if k not in fixed for g in free)
+    for _, k, g in wanted:
+        if k not in out and g in free:
+            out[k] = g
+            free.remove(g)
+    return out if len(out) == len(positions) else dict(positions)
+
+
+def _fits(positions, roads, box) -> bool:
+    if not all(0 <= v <= 1 for p in positions for v in p) or crossings(positions, roads):
+        return False
+    return box is None or not (overlaps(positions, box) or under_boxes(positions, roads, box))
+
+
+def place(names, roads, given: dict[int, tuple[float, float]], box=None) -> tuple[tuple[float, float], ...] | None:
     """Positions for every location: ``given`` ones kept, the others placed so that no roads
-    cross. None when the locations without a position cannot be placed that way."""
+    cross and, with ``box`` (a location's width and height, in the same units as positions),
+    no boxes overlap and no road passes under a box. None when that cannot be done."""
     import networkx as nx
 
     count = len(names)
@@ -140,12 +234,20 @@ def place(names, roads, given: dict[int, tuple[float, float]]) -> tuple[tuple[fl
     if given:
         start = _similarity(planar, given)              # the planar drawing laid on the positions given
         start.update(given)
-        layout = nx.spring_layout(graph, pos=start, fixed=sorted(given), seed=7, iterations=100)
-        candidates = [layout, start]
+        seeds = [(start, False)]
     else:
-        candidates = [_rescale(nx.spring_layout(graph, pos=planar, seed=7, iterations=100)), planar]
-    for candidate in candidates:
-        positions = _rounded(candidate, count)
-        if all(0 <= v <= 1 for p in positions for v in p) and not crossings(positions, roads):
-            return positions
+        start, seeds = planar, [(planar, True)]
+    for strength, seed in itertools.product((None, 0.15, 0.3, 0.6), range(1, 11)):
+        # force layouts from the planar start, at a few spacings and seeds: the first that fits is kept
+        layout = nx.spring_layout(graph, pos=start, fixed=sorted(given) or None, seed=seed, iterations=150,
+                                  k=strength)
+        seeds.append((layout, not given))
+    for candidate, rescale in seeds:
+        candidate = _rescale(candidate) if rescale else candidate
+        tries = [candidate] + ([_spread(candidate, set(given), (box[0] * 1.06, box[1] * 1.06)),
+                                _snapped(candidate, set(given), box)] if box else [])
+        for tried in tries:
+            positions = _rounded(tried, count)
+            if _fits(positions, roads, box):
+                return positions
     return None

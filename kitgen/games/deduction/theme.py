@@ -42,6 +42,7 @@ class Theme:
     city: city.Map
     source: str
     credits: str = ""
+    given: tuple = ()              # (location index, position) of every location that gave its 'at'
 
     @property
     def counts(self) -> facts.Counts:
@@ -121,8 +122,10 @@ class _Reader:
             data = file.read_bytes()
         except OSError:
             self.fail(where, f"cannot read the picture {value!r}; check the name")
-        return pictures.read_picture(value, data, file.suffix.lower() in pictures.VECTOR, line=self.lines.get(where),
-                                     source=str(file))
+        try:
+            return pictures.read_picture(value, data, file.suffix.lower() in pictures.VECTOR)
+        except KitgenError as err:                    # named in the theme, at the theme's line
+            self.fail(where, f"the picture {value!r} {err.message}")
 
     def entries(self, data: dict, kind: str) -> tuple[list[Entry], dict[int, tuple[float, float]]]:
         raw = data.get(kind)
@@ -240,4 +243,5 @@ def load(path: Path) -> Theme:
         reader.fail(("locations",), f"at the positions given, the roads {names[a]} - {names[b]} and {names[c]} - "
                                     f"{names[d]} cross; move a location or remove a road")
     return Theme(kit_id, name, language, seed, tuple(lists["suspects"]), tuple(lists["crimes"]),
-                 tuple(lists["locations"]), city.Map(names, roads, positions), str(path), credits)
+                 tuple(lists["locations"]), city.Map(names, roads, positions), str(path), credits,
+                 tuple(sorted(given.items())))

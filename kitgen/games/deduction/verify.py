@@ -24,6 +24,8 @@ class Names:
     crimes: tuple[str, ...]
     city: city_mod.Map
     seed: str | None = None
+    language: str = "en"
+    colour: str = "rgb"
 
 
 @dataclass
@@ -40,7 +42,8 @@ class SlipResult(scans.Checked):
 
 
 def from_theme(theme) -> Names:
-    return Names(theme.id.upper(), theme.names("suspects"), theme.names("crimes"), theme.city, theme.seed)
+    return Names(theme.id.upper(), theme.names("suspects"), theme.names("crimes"), theme.city, theme.seed,
+                 theme.language)
 
 
 def load_manifest(path: str) -> Names:
@@ -52,7 +55,8 @@ def load_manifest(path: str) -> Names:
         index = {n: i for i, n in enumerate(names)}
         roads = tuple(sorted(tuple(sorted((index[a], index[b]))) for a, b in theme["roads"]))
         city = city_mod.Map(names, roads, tuple(tuple(loc["at"]) for loc in theme["locations"]))
-        return Names(data["kit"].upper(), tuple(theme["suspects"]), tuple(theme["crimes"]), city, data["seed"])
+        return Names(data["kit"].upper(), tuple(theme["suspects"]), tuple(theme["crimes"]), city, data["seed"],
+                     data.get("language", "en"), data.get("options", {}).get("colour", "rgb"))
     except FileNotFoundError:
         raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -131,6 +135,53 @@ def _printed_names_problem(page, code_box, names: Names, slip) -> str | None:
     return None
 
 
+def _painted_problem(image, dpi: float, page_size, code_box, names: Names, slip, payload: str) -> str | None:
+    """On a kitgen PDF: the slip's case panel, compared with the slip kitgen would print for
+    this payload at the same place. Names painted over and printed anew differ by far more
+    than the rasterizer's rounding does."""
+    import io
+    from types import SimpleNamespace
+
+    from PIL import ImageChops, ImageFilter
+
+    from kitgen import fonts as fonts_mod
+    from kitgen.games.deduction import layout as layout_mod, texts
+    from kitgen.games.deduction.render import slips
+    from kitgen.games.deduction.theme import Entry
+    from kitgen.render.pdf import new_canvas
+
+    layout = layout_mod.load("default", ("cmyk",) if names.colour == "cmyk" else ())
+    spec = layout.slip
+    width, height = spec.size
+    third = height / 3
+    x0, y0, _, _ = code_box
+    origin = (x0 - (width - spec.margin - spec.qr), y0 - (third + spec.margin))
+    font_names = fonts_mod.register_roles(layout)
+    theme = SimpleNamespace(suspects=tuple(Entry(n) for n in names.suspects), crimes=tuple(Entry(n) for n in names.crimes),
+                            locations=tuple(Entry(n) for n in names.city.names))
+    cards = slips.slips([(slip.game, slip.case, payload)], theme, layout, font_names, texts.load(names.language).labels,
+                        "check", blank_backs=False)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, page_size, font_names, cmyk=names.colour == "cmyk")
+    c.translate(*origin)
+    cards.front(c, 0)
+    c.showPage()
+    c.save()
+    expected = next(scans.pdf_pages_of(buffer.getvalue(), dpi))
+    scale = dpi / 72
+    left, right = origin[0] + spec.margin, origin[0] + width - spec.margin - spec.qr - 6
+    bottom, top = origin[1] + third + spec.margin + 8, origin[1] + 2 * third - spec.margin
+    box = (round(left * scale), round((page_size[1] - top) * scale), round(right * scale),
+           round((page_size[1] - bottom) * scale))
+    blur = ImageFilter.BoxBlur(2)
+    seen = image.convert("L").crop(box).filter(blur)
+    drawn = expected.convert("L").crop(box).filter(blur)
+    histogram = ImageChops.difference(seen, drawn).histogram()
+    if sum(histogram[60:]) > 0.003 * seen.width * seen.height:
+        return "the case printed on the slip is not the one its QR holds (painted over?)"
+    return None
+
+
 def verify(target: str, seed: str | None = None, manifest: str | None = None, at: str | None = None,
            dpi: float = 200) -> list[SlipResult]:
     names = load_manifest(manifest) if manifest else None
@@ -170,7 +221,9 @@ def verify(target: str, seed: str | None = None, manifest: str | None = None, at
                     xs = [p.x / scale for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
                     ys = [page.get_height() - p.y / scale
                           for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
-                    problem = _printed_names_problem(page, (min(xs), min(ys), max(xs), max(ys)), slip_names, slip)
+                    code_box = (min(xs), min(ys), max(xs), max(ys))
+                    problem = _printed_names_problem(page, code_box, slip_names, slip) or _painted_problem(
+                        image, dpi, (page.get_width(), page.get_height()), code_box, slip_names, slip, code.text)
                     if problem:
                         result.problems.append(problem)
                 results.append(result)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import facts
+from kitgen.games.deduction import city as city_mod, facts
 from kitgen.games.deduction.render.emblems import emblem
 from kitgen.render import paint, text
 
@@ -39,10 +39,19 @@ class Piece:
 
 
 def location_centre(layout, city, index: int) -> tuple[float, float]:
-    """A location's centre on the board (points from its bottom-left)."""
+    """A location's centre on the board (points from its bottom-left). Positions 0..1 span
+    the map less a location box, so every box lies inside the map, clear of the tracks."""
     mx, my, mw, mh = layout.board.map.box
+    w, h = layout.board.location.size
     px, py = city.positions[index]
-    return mx + px * mw, my + mh - py * mh
+    return mx + w / 2 + px * (mw - w), my + mh - h / 2 - py * (mh - h)
+
+
+def position_box(layout) -> tuple[float, float]:
+    """A location's box in position units (0..1 across the map), for placing and checking."""
+    mx, my, mw, mh = layout.board.map.box
+    w, h = layout.board.location.size
+    return w / (mw - w), h / (mh - h)
 
 
 def location_box(layout, city, index: int) -> tuple[float, float, float, float]:
@@ -63,18 +72,20 @@ def slots(layout, box) -> tuple[tuple, tuple, tuple]:
             (x + 3 * gap + slot + spot, sy, slot, slot))
 
 
-def check_fit(layout, city) -> None:
-    """Every location's box inside the map and clear of every other: one line naming a pair if not."""
-    boxes = [location_box(layout, city, i) for i in range(len(city.names))]
-    bw, bh = layout.board.size
-    for i, (x, y, w, h) in enumerate(boxes):
-        if x < 0 or y < 0 or x + w > bw or y + h > bh:
-            raise KitgenError(f"the location {city.names[i]!r} sticks out of the board; move it inwards (at:)")
-        for j in range(i):
-            ox, oy, ow, oh = boxes[j]
-            if x < ox + ow and ox < x + w and y < oy + oh and oy < y + h:
-                raise KitgenError(f"the locations {city.names[j]!r} and {city.names[i]!r} overlap on the board; "
-                                  "move them apart (at:) or make board.location smaller in the layout")
+def check_fit(layout, city, source: str) -> None:
+    """No two locations' boxes overlap, and no road runs under a box it does not reach:
+    one line naming the theme file and the locations if not."""
+    box = position_box(layout)
+    clash = city_mod.overlaps(city.positions, box)
+    if clash:
+        i, j = clash[0]
+        raise KitgenError(f"the locations {city.names[j]!r} and {city.names[i]!r} overlap on the board; move them "
+                          "apart (at:) or make board.location smaller in the layout", source=source)
+    under = city_mod.under_boxes(city.positions, city.roads, box)
+    if under:
+        (a, b), k = under[0]
+        raise KitgenError(f"the road {city.names[a]} - {city.names[b]} runs under {city.names[k]!r} on the board, "
+                          f"as if it joined it; move {city.names[k]!r} (at:) or the road's ends", source=source)
 
 
 def draw(c, layout, theme, fonts, labels, marks=()):
@@ -182,23 +193,36 @@ def pieces(layout, page_size, label_room: float) -> list[Piece]:
     return out
 
 
-def alignment_marks(layout, all_pieces: list[Piece]) -> list[tuple[float, float]]:
-    """Marks in the middle of every overlap, where neighbouring pieces lie on each other."""
+def alignment_marks(layout, all_pieces: list[Piece], city) -> list[tuple[float, float]]:
+    """Marks in the middle of every overlap, where neighbouring pieces lie on each other: three
+    along each, on open map, never on a location, a track or the title."""
     if len(all_pieces) == 1:
         return []
     bw, bh = layout.board.size
     overlap = round(layout.board.tiling.overlap / MM) * MM
+    board = layout.board
+    blocked = [location_box(layout, city, i) for i in range(len(city.names))]
+    blocked += [board[name].box for name in ("title", "score_track", "penalty_track")]
+
+    def free(x, y) -> bool:
+        return not any(bx - ALIGN < x < bx + w + ALIGN and by - ALIGN < y < by + h + ALIGN for bx, by, w, h in blocked)
+
     marks = []
     for piece in all_pieces:
         x0, y0, w, h = piece.board
         if piece.col + 1 < piece.cols:                    # the overlap with the piece to the right
             x = x0 + w - overlap / 2
-            marks += [(x, y) for y in _spread(max(y0, 0), min(y0 + h, bh))]
+            marks += _three([(x, y) for y in _along(max(y0, 0), min(y0 + h, bh)) if free(x, y)])
         if piece.row + 1 < piece.rows:                    # the overlap with the piece below
             y = y0 + overlap / 2
-            marks += [(x, y) for x in _spread(max(x0, 0), min(x0 + w, bw))]
+            marks += _three([(x, y) for x in _along(max(x0, 0), min(x0 + w, bw)) if free(x, y)])
     return sorted(set(marks))
 
 
-def _spread(low: float, high: float) -> list[float]:
-    return [low + (high - low) * f for f in (0.2, 0.5, 0.8)]
+def _along(low: float, high: float) -> list[float]:
+    return [low + (high - low) * k / 40 for k in range(2, 39)]
+
+
+def _three(points: list) -> list:
+    """The first, middle and last of the free points: spread along the overlap."""
+    return [points[i] for i in sorted({0, len(points) // 2, len(points) - 1})] if points else []

@@ -13,7 +13,7 @@ MM = 72 / 25.4
 
 def board_pages(c, layout, theme, fonts, labels, pieces) -> int:
     """The board's pages, one per piece; returns how many."""
-    marks = board_mod.alignment_marks(layout, pieces)
+    marks = board_mod.alignment_marks(layout, pieces, theme.city)
     note = layout.board.tiling.label
     muted = paint.colour(layout, note.colour)
     for piece in pieces:
@@ -47,6 +47,12 @@ def _piece_notes(c, layout, piece, content, font, size, colour, labels):
         c.line(x - tick, cy, x - 0.5 * MM, cy)
         c.line(x + w + 0.5 * MM, cy, x + w + tick, cy)
     c.setFillColor(colour)
+    if piece.col + 1 < piece.cols:                # the overlap the next piece is glued onto
+        c.saveState()
+        c.translate(x + w + 1.5 * MM, y + h / 2)
+        c.rotate(90)
+        text.draw_line(c, f"\u25c0 {labels.glue_here} \u25b6", font, size, 0, -size, "centre")
+        c.restoreState()
     line = labels.board_piece.format(n=piece.number, total=piece.rows * piece.cols, row=piece.row + 1,
                                      col=piece.col + 1)
     text.draw_line(c, line, font, size, x, y - tick - size, "left")
@@ -60,7 +66,7 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
     margin = layout.paper.margin + 3 * MM
     line = paint.colour(layout, spec.line.colour)
     ink, paper = paint.colour(layout, "ink"), paint.colour(layout, "paper")
-    label_font = fonts[spec.label.font]
+    number_font = fonts[spec.label.font]          # the score markers' numbers
     items = token_items(spec, players)
     pages, x, y, row_h = 1, margin, height - margin - 14, 0.0
     _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
@@ -73,7 +79,7 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
             pages += 1
             _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
             x, y, row_h = margin, height - margin - 14, 0.0
-        _token(c, layout, item, x, y - h, line, ink, paper, label_font, spec.label.size, labels)
+        _token(c, layout, item, x, y - h, line, ink, paper, number_font, spec.label.size, labels)
         x += w + spec.gap
         row_h = max(row_h, h)
     c.showPage()
@@ -101,10 +107,19 @@ def _sheet_title(c, title: str, fonts, layout, page_size, page: int):
                    page_size[1] - layout.paper.margin - 8, "left")
 
 
+def _light(layout, name: str) -> bool:
+    """Whether a colour is light enough that ink, not paper, reads on it."""
+    r, g, b = (int(layout.colours[name].rgb[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
+
+
 def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
     kind, player = item[0], item[1]
     w, h = item[2], item[3]
-    colour = paint.colour(layout, f"player_{player}") if player else paint.colour(layout, "solving")
+    name = f"player_{player}" if player else "solving"
+    colour = paint.colour(layout, name)
+    if _light(layout, name):                      # a yellow token: its shape and number in ink
+        paper = ink
     c.setStrokeColor(line)
     c.setLineWidth(0.4)
     if kind in ("disc", "score", "penalty", "black", "first"):
@@ -113,11 +128,10 @@ def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
         c.circle(x + r, y + r, r, stroke=1, fill=1)
         if player:
             player_shape(c, player, x + r, y + r, r * (0.9 if kind == "disc" else 0.7), paper)
-        if kind == "score":
-            c.setFillColor(ink if player == 4 else paper)
-            text.draw(c, str(item[4]), font, size + 2, (x + r * 1.1, y + r * 0.1, r * 0.8, r * 0.6), ink)
+        if kind == "score":                       # the mini-game's number, bold, beside the shape
+            text.draw(c, str(item[4]), font, size + 5, (x + r * 1.05, y + r * 0.05, r * 0.9, r * 0.7), paper)
         elif kind == "penalty":
-            text.draw(c, "\u2212", font, size + 4, (x + r * 1.1, y + r * 0.1, r * 0.8, r * 0.6), ink)
+            text.draw(c, "\u2212", font, size + 7, (x + r * 1.05, y + r * 0.05, r * 0.9, r * 0.7), paper)
         elif kind == "first":
             text.draw(c, "1", font, w * 0.45, (x, y, w, h), paper)
     elif kind == "cube":
@@ -171,7 +185,9 @@ def setup_pages(c, layout, theme, fonts, labels, games, page_size) -> int:
                 paint.fill_box(c, (margin - 4, y - 4, width - 2 * margin + 8, row_h), paint.colour(layout, "map"))
             for k, shown in enumerate(cells):
                 c.setFillColor(muted if (k == 1 and suspect == BLANK) or (k == 2 and crime == BLANK) else ink)
-                text.draw_line(c, shown, fonts["heading"] if k == 0 else body, 10, margin + k * col, y + 1, "left")
+                font = fonts["heading"] if k == 0 else body
+                size = max(text.fit(shown, font, col - 6, row_h, 10, 4).size, 4)     # long names shrink to fit
+                text.draw_line(c, shown, font, size, margin + k * col, y + 1, "left")
         c.showPage()
     return len(games)
 
@@ -181,10 +197,14 @@ def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credi
     text_of = messages.rules
     set_as = columns.styles(layout, fonts)
     title, heading, body, bullet = set_as.title, set_as.heading, set_as.body, set_as.bullet
+    counts = theme.counts
+    numbers = {"suspects": counts.suspects, "crimes": counts.crimes, "locations": counts.locations,
+               "evidence": counts.evidence_cards, "no_suspects": counts.no_suspect_tiles,
+               "no_crimes": counts.no_crime_tiles}          # the theme's own numbers, not the classic city's
     flow = [Block(text_of.title, title), Block(text_of.intro, body)]
     for section in text_of.sections:
         flow.append(Block(section.heading, heading))
-        flow += [Block(p, body) for p in section.paragraphs]
+        flow += [Block(p.format(**numbers), body) for p in section.paragraphs]
     flow.append(Block(messages.labels.aid_turn, heading))
     flow += [Block(line, bullet, bullet="\u2022") for line in text_of.turn_summary]
     flow.append(Block(messages.labels.tokens_title.split(":")[0], heading))

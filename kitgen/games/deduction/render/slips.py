@@ -31,8 +31,9 @@ def _lines(c, lines, style, font, x, y, width, colour, align="left") -> float:
     return y
 
 
-def slips(entries, theme, layout, fonts, labels, title: str) -> CardSet:
-    """``entries``: (mini-game, case, payload) in print order."""
+def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool = True) -> CardSet:
+    """``entries``: (mini-game, case, payload) in print order. Printed double-sided, a slip's
+    back must be blank (``blank_backs``), or the sheet's other side would show another case."""
     spec = layout.slip
     width, height, third = _panels(spec)
     margin = spec.margin
@@ -98,7 +99,10 @@ def slips(entries, theme, layout, fonts, labels, title: str) -> CardSet:
             c.line(x, 0, x + third, third)
         c.restoreState()
 
-    return CardSet("slips", title, card_spec(spec), len(entries), front=front, back=None)
+    def blank(c, i: int):
+        """Nothing: the back of a slip stays paper."""
+
+    return CardSet("slips", title, card_spec(spec), len(entries), front=front, back=blank if blank_backs else None)
 
 
 def aids(count: int, theme, layout, fonts, messages, title: str) -> CardSet:
