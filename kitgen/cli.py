@@ -70,13 +70,14 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     from kitgen.games.deduction import theme as deduction_theme
 
     if game == "deduction" or (kit_file and game is None and deduction_theme.is_theme(Path(kit_file))):
-        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition, "--per-card": per_card or None,
-                          "--png": png_dpi, "--ink saver": None if ink == "normal" else ink}
+        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition,
+                          "--ink saver": None if ink == "normal" else ink}
         given = [flag for flag, value in codenames_only.items() if value is not None]
         if given:
             raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
-                                {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset)})
+                                {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
+                                 "per_card": per_card, "png_dpi": png_dpi})
     if game == "codenames" and kit_file and deduction_theme.is_theme(Path(kit_file)):
         raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
     if players is not None or board_paper is not None:
@@ -119,9 +120,13 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
             "tokens.pdf": "tokens for 5 players", "aids.pdf": "player aids", "rules.pdf": "rules",
             "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go"}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
+    pngs = [f for f in files if f.name.endswith(".png")]
     for f in files:
-        click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
-                   f"{what.get(f.name, '')}")
+        if f not in pngs:
+            click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
+                       f"{what.get(f.name, 'one face a page, with TrimBox and BleedBox')}")
+    if pngs:
+        click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
     click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
 
 

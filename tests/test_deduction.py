@@ -438,6 +438,8 @@ def test_locations_without_positions_are_placed_without_crossings(tmp_path):
 def test_options_of_the_other_game_are_refused(tmp_path):
     out = kitgen("build", "--game", "deduction", "--keys", "12", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "--keys is a Codenames option" in out.stderr
+    out = kitgen("build", "--game", "deduction", "--ink", "saver", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 2 and "--ink saver is a Codenames option" in out.stderr
     out = kitgen("build", "--players", "3", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "--players is an option of the deduction game" in out.stderr
     out = kitgen("build", "--game", "deduction", "--players", "6", "--out", "o", cwd=tmp_path)
@@ -607,3 +609,19 @@ def test_slips_have_blank_backs_when_printed_double_sided(built):
             assert not zxingcpp.read_barcodes(render_page(built / "deduction-en" / "setup.pdf", page, 100))
     finally:
         document.close()
+
+
+def test_print_shop_files_for_cards_and_tiles(tmp_path):
+    out = kitgen("build", "--game", "deduction", "--per-card", "--png", "36", "--out", "o", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    folder = tmp_path / "o" / "deduction-en"
+    import hashlib
+
+    import pypdfium2 as pdfium
+
+    assert len(pdfium.PdfDocument(str(folder / "cases-cards.pdf"))) == 72          # 36 cards, front and back
+    assert len(pdfium.PdfDocument(str(folder / "tiles-cards.pdf"))) == 56          # 28 tiles
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    extra = {e["path"]: e["sha256"] for e in manifest["extra_files"]}
+    assert {"cases-cards.pdf", "evidence-cards.pdf", "tiles-cards.pdf", "png/tiles/001-back-trim.png"} <= set(extra)
+    assert all(hashlib.sha256((folder / path).read_bytes()).hexdigest() == digest for path, digest in extra.items())

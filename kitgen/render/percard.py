@@ -30,6 +30,24 @@ def render(cards: CardSet, layout, fonts: dict[str, str], title: str) -> bytes:
     return buffer.getvalue()
 
 
+def files(card_sets: dict, layout, fonts: dict[str, str], kit_name: str, per_card: bool, png_dpi, progress) -> list:
+    """``<part>-cards.pdf`` (one face a page) for each card set when ``per_card``, and every
+    face as PNG (``png/<part>/...``) at ``png_dpi`` when given."""
+    from kitgen.output import BuiltFile
+
+    if not per_card and not png_dpi:
+        return []
+    out = []
+    for name, cards in card_sets.items():
+        data = render(cards, layout, fonts, f"{kit_name}: {cards.title}")
+        if per_card:
+            out.append(BuiltFile(f"{name}-cards.pdf", data, cards.count * (2 if cards.back else 1)))
+        if png_dpi:
+            progress.note(f"writing {name} faces as PNG at {png_dpi} dpi")
+            out += [BuiltFile(path, png, 0) for path, png in pngs(data, cards, png_dpi, f"png/{name}")]
+    return out
+
+
 def pngs(pdf: bytes, cards: CardSet, dpi: int, folder: str) -> list[tuple[str, bytes]]:
     """Every face as PNG at ``dpi``: ``NNN-front.png`` with its bleed and
     ``NNN-front-trim.png`` cut to the trim."""

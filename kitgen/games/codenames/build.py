@@ -129,17 +129,8 @@ def print_options(kit: Kit) -> PrintOptions:
 
 def per_card_files(kit: Kit, prepared: Prepared, progress: Progress) -> list[BuiltFile]:
     """``<part>-cards.pdf`` (one face a page) and ``png/<part>/...`` when asked for."""
-    if not kit.per_card and not kit.png_dpi:
-        return []
-    files = []
-    for name, cards in prepared.card_sets.items():
-        data = percard.render(cards, prepared.layout, prepared.fonts, f"{kit.name}: {cards.title}")
-        if kit.per_card:
-            files.append(BuiltFile(f"{name}-cards.pdf", data, cards.count * (2 if cards.back else 1)))
-        if kit.png_dpi:
-            progress.note(f"writing {name} faces as PNG at {kit.png_dpi} dpi")
-            files += [BuiltFile(path, png, 0) for path, png in percard.pngs(data, cards, kit.png_dpi, f"png/{name}")]
-    return files
+    return percard.files(prepared.card_sets, prepared.layout, prepared.fonts, kit.name, kit.per_card, kit.png_dpi,
+                         progress)
 
 
 def _page_count(part, data: bytes) -> int:

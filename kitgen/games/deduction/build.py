@@ -11,6 +11,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
+from kitgen.render import percard
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 
 
@@ -27,6 +28,8 @@ class Kit:
     back_offset: tuple[float, float] = (0.0, 0.0)
     cut_lines: bool = False
     slug: bool = False
+    per_card: bool = False                  # cards and tiles one face a page, for print shops
+    png_dpi: int | None = None              # and every face as PNG
     layout_name: str = "default"
     origins: dict = field(default_factory=dict, compare=False)
 
@@ -56,7 +59,8 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
                           f"--players {fewest} or fewer, or add {kind}", source=theme.source)
     options = print_options or {}
     return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
-               options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")))
+               options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")),
+               bool(options.get("per_card")), options.get("png_dpi"))
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
                              f"{theme.name}: {name[:-4]}", theme.id, progress.page, options)
         starts[name] = dict(zip(members, first))
         files.append(BuiltFile(name, data, data.count(b"/Type /Page\n")))
+    shop = {name: p.card_sets[name] for name in ("cases", "evidence", "tiles")}
+    files += percard.files(shop, layout, font_names, theme.name, kit.per_card, kit.png_dpi, progress)
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
     data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
@@ -211,7 +217,7 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
                                  "file": "setup.pdf", "page": page_number,
                                  "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
                                  "payload": payload})
-    sheets = [f for f in files if f.name.endswith(".pdf")]
+    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name]
     return {
         "tool": "kitgen",
         "version": __version__,
@@ -232,6 +238,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
         "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
                  + file_entries([f for f in sheets if f.name == "board.pdf"], board_page),
         "slips": slip_records,
+        "extra_files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in files
+                        if f not in sheets],
     }
 
 
