@@ -625,3 +625,28 @@ def test_print_shop_files_for_cards_and_tiles(tmp_path):
     extra = {e["path"]: e["sha256"] for e in manifest["extra_files"]}
     assert {"cases-cards.pdf", "evidence-cards.pdf", "tiles-cards.pdf", "png/tiles/001-back-trim.png"} <= set(extra)
     assert all(hashlib.sha256((folder / path).read_bytes()).hexdigest() == digest for path, digest in extra.items())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_label_and_rule_has_its_glyphs(lang):
+    """No text of the kit prints as nothing: every label, rule and mark in the fonts that draw it."""
+    from kitgen import fonts, layouts
+    from kitgen.render import text
+
+    names = fonts.register_roles(layouts.load())
+    messages = texts.load(lang)
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from strings(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from strings(item)
+
+    marks = "\u00ab\u00bb\u2212\u2022\u00b7"          # drawn by the code: glue note, penalties, bullets
+    for font in set(names.values()):
+        lacking = {ch for s in list(strings(messages)) + [marks] for ch in text.missing_glyphs(s, font)}
+        assert not lacking, (font, lacking)

@@ -51,7 +51,7 @@ def _piece_notes(c, layout, piece, content, font, size, colour, labels):
         c.saveState()
         c.translate(x + w + 1.5 * MM, y + h / 2)
         c.rotate(90)
-        text.draw_line(c, f"\u25c0 {labels.glue_here} \u25b6", font, size, 0, -size, "centre")
+        text.draw_line(c, f"\u00ab {labels.glue_here} \u00bb", font, size, 0, -size, "centre")
         c.restoreState()
     line = labels.board_piece.format(n=piece.number, total=piece.rows * piece.cols, row=piece.row + 1,
                                      col=piece.col + 1)
