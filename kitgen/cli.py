@@ -148,6 +148,30 @@ def _is_deduction_target(target: str, dpi: int) -> bool:
     return any(case_payload.is_case_slip(t) for t in texts) and not any(t.startswith("KG1:") for t in texts)
 
 
+def _verify_commitment(target: str, commitment: str | None, salt: str | None, seed: str | None):
+    """A forum game: the key revealed after the game against the commitment posted before it."""
+    from kitgen import commitment as commitments, scans
+    from kitgen.games.codenames import key_payload, verify as verifier
+
+    if commitment is None or salt is None:
+        raise KitgenError("give both --commitment and --salt, as the host posted them")
+    if not commitments.DIGEST.fullmatch(commitment.strip().lower()):
+        raise KitgenError(f"--commitment {commitment[:20]!r}... is not 64 hexadecimal digits")
+    if not commitments.SALT.fullmatch(salt.strip().lower()):
+        raise KitgenError(f"--salt {salt[:20]!r}... is not 32 hexadecimal digits")
+    kind, payload = scans.classify(target)
+    if kind != "payload":
+        raise KitgenError("with --commitment, TARGET is the key's payload as the host posted it (KG1:...)")
+    key_payload.decode(payload)
+    result = verifier.CardResult("payload", payload)
+    if not commitments.matches(commitment, payload, salt.strip().lower()):
+        result.problems.append("this key and salt are not what the commitment bound the host to: the key was "
+                               "changed after the commitment, or the salt or key was copied wrongly")
+    if seed is not None:
+        result.problems += verifier.check_payload(payload, verifier.Secret(seed))
+    _report([result], "key card(s)", "the key committed to before the game")
+
+
 def _verify_slips(target, seed, manifest, dpi, location):
     from kitgen.games.deduction import verify as slips
 
@@ -180,9 +204,14 @@ def _report(results, what: str, passed: str):
               help="Resolution at which PDF pages are read.")
 @click.option("--at", "location", metavar="LOCATION",
               help="Case slips: what an investigator placed on LOCATION should have received.")
-def verify(target, seed, manifest, dpi, location):
+@click.option("--commitment", metavar="HEX", help="A forum game's commitment, posted before the game: check that "
+                                                  "the key (TARGET, a payload) and --salt are what it committed to.")
+@click.option("--salt", metavar="SALT", help="The salt the host posted with the key after the game.")
+def verify(target, seed, manifest, dpi, location, commitment, salt):
     """Check key cards and case slips. TARGET is a QR payload, a PNG/JPEG scan or
     photo, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
+    if commitment is not None or salt is not None:
+        return _verify_commitment(target, commitment, salt, seed)
     if _is_deduction_target(target, dpi):
         return _verify_slips(target, seed, manifest, dpi, location)
     if location is not None:

@@ -168,3 +168,43 @@ def test_deck_new_writes_a_template_a_teacher_can_fill(tmp_path):
     assert kitgen("deck", "check", str(path), cwd=tmp_path).returncode == 0
     again = kitgen("deck", "new", "Year 7 animals", cwd=tmp_path)
     assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_forum_games_commit_to_their_keys_and_reveal_them_afterwards(tmp_path):
+    """docs/design.md §3.7: the public post carries a commitment; the captain's file the key and
+    salt the host posts after the game; kitgen verify checks one against the other."""
+    import hashlib
+
+    from kitgen import commitment
+
+    games = dealt(2)
+    for g in games:
+        assert g.commitment == hashlib.sha256(b"kitgen/commitment/v1\n" + g.payload.encode() + b"\n"
+                                              + g.salt.encode()).hexdigest()
+        assert commitment.SALT.fullmatch(g.salt) and commitment.DIGEST.fullmatch(g.commitment)
+    assert len({g.salt for g in games}) == 2 and dealt(2) == games             # per game, and from the seed
+    labels = texts.load("en").labels
+    for fmt in ("markdown", "bbcode", "html", "text"):
+        files = forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS)
+        public = next(v for k, v in files.items() if k.startswith("public"))
+        captain = next(v for k, v in files.items() if k.startswith("captain"))
+        for g in games:
+            assert g.commitment in public and g.salt not in public and g.payload not in public
+            assert g.commitment in captain and g.salt in captain and g.payload in captain
+    g = games[0]
+    ok = kitgen("verify", g.payload, "--commitment", g.commitment, "--salt", g.salt, cwd=tmp_path)
+    assert ok.returncode == 0 and "the key committed to before the game" in ok.stdout, ok.stdout + ok.stderr
+    other_key = games[1].payload
+    for payload, salt in ((other_key, g.salt), (g.payload, games[1].salt)):
+        bad = kitgen("verify", payload, "--commitment", g.commitment, "--salt", salt, cwd=tmp_path)
+        assert bad.returncode == 3 and "not what the commitment bound the host to" in bad.stdout
+    half = kitgen("verify", g.payload, "--commitment", g.commitment, cwd=tmp_path)
+    assert half.returncode == 2 and "give both --commitment and --salt" in half.stderr
+
+
+def test_commitment_golden_vector():
+    """The exact bytes hashed (docs/design.md §3.7), pinned."""
+    from kitgen import commitment
+
+    assert commitment.commit("KG1:G-ABC:1/1:R:RRRRR/RRRRB/BBBBB/BBBNN/NNNNA:AAAAAA", "0" * 32) == \
+        "571269948ad93ea0c022928acd62c52dfc0c4674e515451943bee6a6bb8eef7c"

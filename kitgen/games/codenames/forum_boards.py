@@ -40,6 +40,15 @@ def _cells(game: Game, edition, captain: bool, labels):
             for r, row in enumerate(rows(game, edition))]
 
 
+def _proof(game: Game, labels, captain: bool) -> list[tuple[str, str]]:
+    """The commitment everyone sees before the game; the key and salt the captains keep,
+    for the host to post afterwards (kitgen verify --commitment ... --salt ... KEY)."""
+    lines = [(labels.commitment, game.commitment)]
+    if captain:
+        lines += [(labels.reveal_key, game.payload), (labels.salt, game.salt)]
+    return lines
+
+
 def markdown(game: Game, edition, labels, captain: bool, colours) -> str:
     out = [f"### {_title(game, labels, edition)}", ""]
     if captain:
@@ -49,6 +58,7 @@ def markdown(game: Game, edition, labels, captain: bool, colours) -> str:
     for row in _cells(game, edition, captain, labels):
         cells = [f"**{text}** {_marker(kind, labels)}" if kind else text for text, kind in row]
         out.append("| " + " | ".join(cells) + " |")
+    out += [""] + [f"{label}: `{value}`  " for label, value in _proof(game, labels, captain)]
     return "\n".join(out) + "\n"
 
 
@@ -61,6 +71,7 @@ def bbcode(game: Game, edition, labels, captain: bool, colours) -> str:
         cells = [f"[color={colours[kind]}][b]{text}[/b] {_marker(kind, labels)}[/color]" if kind else f"[b]{text}[/b]"
                  for text, kind in row]
         out.append(" | ".join(cells))
+    out += [f"{label}: [code]{value}[/code]" for label, value in _proof(game, labels, captain)]
     return "\n".join(out) + "\n"
 
 
@@ -80,6 +91,7 @@ def html_board(game: Game, edition, labels, captain: bool, colours) -> str:
                 out.append(f'<td style="border:1px solid #888;padding:6px"><b>{html.escape(text)}</b></td>')
         out.append("</tr>")
     out.append("</table>")
+    out += [f"<p>{html.escape(label)}: <code>{value}</code></p>" for label, value in _proof(game, labels, captain)]
     return "\n".join(out) + "\n"
 
 
@@ -91,6 +103,7 @@ def plain(game: Game, edition, labels, captain: bool, colours) -> str:
     if captain:
         out.append(f"{labels.key_back} \u00b7 {_starts(game, labels)}")
     out += ["  ".join(c.ljust(width) for c in row).rstrip() for row in cells]
+    out += [f"{label}: {value}" for label, value in _proof(game, labels, captain)]
     return "\n".join(out) + "\n"
 
 

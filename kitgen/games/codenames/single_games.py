@@ -4,13 +4,14 @@ deck, each with its own key, as plain data.
 A game is named by a public code. The code, the board and the key all come
 from the host's secret seed, so the code identifies a game to whoever holds
 the seed and tells nobody else anything about its key: two hosts with
-different seeds and the same code get different key_deck."""
+different seeds and the same code get different keys."""
 
 import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
 
+from kitgen import commitment
 from kitgen.games.codenames import key_deck, key_payload
 from kitgen.games.codenames.editions import Edition
 from kitgen.games.codenames.key_deck import KeyCard, kit_secret
@@ -25,6 +26,8 @@ class Game:
     items: tuple                  # words (str) or pictures, row by row
     key: KeyCard
     payload: str
+    salt: str = ""                # revealed with the payload after the game
+    commitment: str = ""          # public: SHA-256 binding the host to the payload (kitgen/commitment.py)
 
     @property
     def kit_id(self) -> str:
@@ -71,8 +74,10 @@ def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
         code = game_code(seed, number)
         key = game_key(seed, code, edition)
         key = KeyCard(1, 1, key.starting_team, key.grid)
-        text = key_payload.encode(f"G-{code}", key, kit_secret(game_seed(seed, code)))
-        games.append(Game(number, count, code, tuple(board), key, text))
+        game_secret = kit_secret(game_seed(seed, code))
+        text = key_payload.encode(f"G-{code}", key, game_secret)
+        salt = commitment.salt_for(game_secret)
+        games.append(Game(number, count, code, tuple(board), key, text, salt, commitment.commit(text, salt)))
     return games
 
 
