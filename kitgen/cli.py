@@ -59,10 +59,12 @@ def cli(ctx, debug):
               help="Without KIT.yaml: the game of the built-in kit (default: codenames). A kit file names its game.")
 @click.option("--players", type=int, metavar="N", help="Deduction: players the setup sheets deal for, 2-5 "
                                                        "(default 4).")
+@click.option("--verify-url", metavar="URL", help="Each key's QR encodes URL#<key>, so a phone's camera opens your "
+                                                   "copy of verify.html on it (default: the bare key).")
 @click.option("--board-paper", metavar="a3|a4|letter",
               help="Deduction: the board's paper; on paper smaller than A3 it is cut into pieces (default: --paper).")
 def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
-          back_offset, cut_lines, slug, game, players, board_paper):
+          back_offset, cut_lines, slug, game, players, verify_url, board_paper):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
@@ -70,7 +72,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     from kitgen.games.deduction import theme as deduction_theme
 
     if game == "deduction" or (kit_file and game is None and deduction_theme.is_theme(Path(kit_file))):
-        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition,
+        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
                           "--ink saver": None if ink == "normal" else ink}
         given = [flag for flag, value in codenames_only.items() if value is not None]
         if given:
@@ -86,6 +88,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
+                                      "verify_url": verify_url,
                                       "back_offset": parse_offset(back_offset)})
     progress = TerminalProgress()
     try:
@@ -94,15 +97,18 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
         progress.finish()
     counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
               "kit.pdf": "everything, to print in one go"}
+    page = next(f for f in files if f.name == "verify.html")
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
     pngs = [f for f in files if f.name.endswith(".png")]
     for f in files:
-        if f in pngs:
+        if f in pngs or f is page:
             continue
         what = counts.get(f.name, "one face a page, with TrimBox and BleedBox")
         click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
     if pngs:
         click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
+    click.echo(f"  {'verify.html':<14}       {len(page.data) / 1024:>12.0f} KiB  shows and checks a key from its QR, "
+               "offline, on a phone too")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
 
 
@@ -136,7 +142,7 @@ def _is_deduction_target(target: str, dpi: int) -> bool:
 
     kind, value = scans.classify(target)
     if kind == "payload":
-        return case_payload.is_case_slip(value)
+        return case_payload.is_case_slip(scans.payload_of(value))
     texts = scans.qr_texts(kind, value, dpi) if kind == "image" else []
     if kind == "pdf":
         for image in scans.pdf_pages(value, min(dpi, 150)):         # the first page with a code tells
@@ -328,6 +334,24 @@ def calibrate(paper, duplex, lang, layout, out_dir):
     except OSError as err:
         raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
     click.echo(f"{path}: print it double-sided ({duplex} edge), hold it to the light, read X and Y")
+
+
+@cli.command()
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="The page goes to DIR/verify.html.")
+def web(out_dir):
+    """Write verify.html alone: one offline page that shows a key card from its QR (camera,
+    pasted text or the address's #fragment) and checks it against a kit's seed."""
+    from kitgen import layouts
+    from kitgen.games.codenames import web as web_page
+
+    path = Path(out_dir) / "verify.html"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(web_page.page(layouts.load("default")))
+    except OSError as err:
+        raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
+    click.echo(f"{path}: open it in a browser (it needs no network), or put it on any web host")
 
 
 @cli.group()

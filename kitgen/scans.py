@@ -25,6 +25,17 @@ class Checked:
         return not self.problems
 
 
+def payload_of(text: str) -> str:
+    """A code's payload: the text itself, or what follows the '#' of a web address
+    (``https://host/verify.html#KG1:...``, as --verify-url prints it)."""
+    text = text.strip()
+    if "#" in text and "://" in text.split("#", 1)[0]:
+        from urllib.parse import unquote
+
+        return unquote(text.rsplit("#", 1)[1]).strip()
+    return text
+
+
 def classify(target: str) -> tuple[str, object]:
     """("payload", text), ("image", path) or ("pdf", path); a missing file is an error."""
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None

@@ -1,5 +1,6 @@
 """CI proves what it claims: .ci/run runs README's test command exactly, and fails --
-it does not skip the extraction tests -- when pdftotext cannot be had."""
+it does not skip the extraction or browser tests -- when pdftotext, Chromium or its driver
+cannot be had."""
 
 import os
 import re
@@ -7,6 +8,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -18,21 +21,28 @@ def test_ci_runs_the_readme_test_command_exactly():
     assert SCRIPT.rstrip().splitlines()[-1] == command
 
 
-def test_ci_fails_when_pdftotext_is_missing_and_cannot_be_installed(tmp_path):
-    """A PATH with no pdftotext, an apt-get that fails, and a pip that would leave a mark if
+@pytest.mark.parametrize("present, message", [
+    ((), "pdftotext is missing and poppler-utils could not be installed"),
+    (("pdftotext",), "chromium is missing and chromium could not be installed"),
+    (("pdftotext", "chromium"), "chromedriver is missing and chromium-driver could not be installed"),
+])
+def test_ci_fails_when_a_tool_is_missing_and_cannot_be_installed(tmp_path, present, message):
+    """A PATH without the tool, an apt-get that fails, and a pip that would leave a mark if
     reached: .ci/run must stop with an error before installing or testing anything."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in ("dirname",):
         os.symlink(shutil.which(tool), bin_dir / tool)
+    for tool in present:                                  # stand-ins: only their presence is asked
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
     (bin_dir / "pip").write_text(f"#!/bin/sh\ntouch {tmp_path}/pip-ran\n")
-    for fake in ("apt-get", "pip"):
+    for fake in ("apt-get", "pip", *present):
         (bin_dir / fake).chmod(0o755)
     result = subprocess.run([shutil.which("bash"), str(ROOT / ".ci" / "run")], env={"PATH": str(bin_dir)},
                             capture_output=True, text=True)
     assert result.returncode != 0
-    assert "pdftotext is missing and poppler-utils could not be installed" in result.stderr
+    assert message in result.stderr
     assert not (tmp_path / "pip-ran").exists()
 
 

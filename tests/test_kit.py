@@ -28,7 +28,7 @@ def manifest(default_kit):
 def test_kit_folder_holds_every_component_and_the_manifest(default_kit):
     folder, files, _ = default_kit
     assert folder.name == "classic-en"
-    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES + ["manifest.json"])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES + ["manifest.json", "verify.html"])
     man = manifest(default_kit)
     listed = {f["path"]: f for f in man["files"]}
     assert set(listed) == set(FILES)

@@ -137,3 +137,95 @@ def test_an_image_without_a_qr(tmp_path):
 def test_seed_and_kit_together_are_refused(tmp_path):
     result = kitgen("verify", "x", "--seed", "a", "--kit", "m.json", cwd=tmp_path)
     assert result.returncode == 2 and "not both" in result.stderr
+
+
+# --- keys behind a web address (--verify-url, a kit file's verify_url; docs/design.md §5.4) ---
+
+URL = "https://example.org/kit/verify.html"
+
+
+@pytest.fixture(scope="module")
+def url_kit(tmp_path_factory):
+    out = tmp_path_factory.mktemp("url")
+    result = kitgen("build", "--verify-url", URL, "--keys", "12", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    folder = out / "classic-en"
+    return folder, json.loads((folder / "manifest.json").read_text())
+
+
+def test_a_verify_url_puts_the_address_before_each_payload_in_the_qr(url_kit):
+    import zxingcpp
+
+    folder, manifest = url_kit
+    on_page_1 = [e for e in manifest["keys"] if e["page"] == 1]
+    assert all(e["qr"] == f"{URL}#{e['payload']}" and e["payload"].startswith("KG1:") for e in manifest["keys"])
+    codes = zxingcpp.read_barcodes(render_page(str(folder / "keys.pdf"), 0, 200))
+    assert sorted(c.text for c in codes) == sorted(e["qr"] for e in on_page_1) and len(codes) == 12
+
+
+def test_verify_reads_keys_behind_an_address_from_the_pdf_and_as_text(url_kit):
+    folder, manifest = url_kit
+    result = kitgen("verify", str(folder / "keys.pdf"), "--kit", str(folder / "manifest.json"))
+    assert result.returncode == 0 and result.stdout.strip().endswith("12 key card(s) checked: 12 passed, 0 failed")
+    result = kitgen("verify", manifest["keys"][3]["qr"], "--seed", SEED)
+    assert result.returncode == 0 and result.stdout.startswith("OK   key 04/12 CLASSIC-EN"), result.stdout
+    result = kitgen("verify", manifest["keys"][3]["qr"], "--seed", SEED + "x")
+    assert result.returncode == 3
+
+
+def test_the_default_qr_is_the_bare_payload_and_the_kit_has_its_page(default_kit):
+    folder, _, manifest = default_kit
+    assert not any("qr" in e for e in manifest["keys"])
+    entry = next(e for e in manifest["extra_files"] if e["path"] == "verify.html")
+    import hashlib
+
+    assert hashlib.sha256((folder / "verify.html").read_bytes()).hexdigest() == entry["sha256"]
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org/v.html", "https://example.org/a b", "https://example.org/v#x",
+                                 "example.org/verify.html"])
+def test_a_bad_verify_url_is_refused_before_anything_is_written(tmp_path, url):
+    result = kitgen("build", "--verify-url", url, "--out", "out", cwd=tmp_path)
+    assert result.returncode == 2 and not (tmp_path / "out").exists()
+    assert result.stderr.startswith("kitgen: error: --verify-url: ") and "http(s) address" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_address_too_long_for_a_readable_qr_names_the_longest_that_fits(tmp_path):
+    """The QR's modules stay at least 0.3 mm: a longer address is refused with the length that fits,
+    and an address of exactly that length builds."""
+    import re
+
+    long_url = "https://example.org/" + "k" * 60 + "/verify.html"
+    result = kitgen("build", "--verify-url", long_url, "--keys", "2", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 2 and not (tmp_path / "out").exists(), result.stderr
+    fits = int(re.search(r"at most (\d+) characters", result.stderr).group(1))
+    assert fits == 42             # as README says, for the built-in kit's 12 mm code
+    url = "https://example.org/" + "k" * (fits - len("https://example.org/")) + "x"
+    assert kitgen("build", "--verify-url", url[:fits], "--keys", "2", "--out", "out", cwd=tmp_path).returncode == 0
+    assert kitgen("build", "--verify-url", url[:fits] + "y", "--keys", "2", "--out", "o2", cwd=tmp_path).returncode == 2
+
+
+def test_a_kit_files_verify_url_is_checked_with_its_line(tmp_path):
+    (tmp_path / "kit.yaml").write_text("id: mine\ndeck: classic-en\nkeys: 2\nverify_url: verify.html\n")
+    result = kitgen("build", "kit.yaml", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.startswith("kitgen: error: kit.yaml:4: 'verify.html' must be")
+
+
+def test_kitgen_web_writes_the_kits_page(default_kit, tmp_path):
+    result = kitgen("web", "--out", "site", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site" / "verify.html").read_bytes() == (default_kit[0] / "verify.html").read_bytes()
+
+
+def test_the_deduction_game_has_no_verify_url(tmp_path):
+    result = kitgen("build", "--game", "deduction", "--verify-url", URL, "--out", "o", cwd=tmp_path)
+    assert result.returncode == 2 and "--verify-url is a Codenames option" in result.stderr
+
+
+def test_the_page_of_an_ink_saver_or_cmyk_kit_shows_full_colours(default_kit, tmp_path):
+    """Ink saver prints light tints; a screen has no ink to save, and white names on tints would not read."""
+    result = kitgen("build", "--ink", "saver", "--color", "cmyk", "--keys", "2", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "out" / "classic-en" / "verify.html").read_bytes()
+    assert page == (default_kit[0] / "verify.html").read_bytes() and b"--red: #C62F2F;" in page

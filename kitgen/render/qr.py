@@ -7,14 +7,24 @@ from functools import lru_cache
 FIXED_MASK = 2
 
 
+ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+
+
 @lru_cache(maxsize=512)       # a key is drawn twice (its part and kit.pdf); bounded for huge decks
-def matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
-    """The QR modules of an alphanumeric payload, error correction M, no border."""
+def matrix(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR modules of ``text``, error correction M, no border. A payload is one alphanumeric
+    segment; a payload behind a web address (``URL#payload``, --verify-url) is two: the address
+    and its '#' in bytes, the payload alphanumeric, which keeps the symbol a version smaller."""
     import qrcode
-    from qrcode.util import MODE_ALPHA_NUM, QRData
+    from qrcode.util import MODE_8BIT_BYTE, MODE_ALPHA_NUM, QRData
 
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0, mask_pattern=FIXED_MASK)
-    code.add_data(QRData(payload, mode=MODE_ALPHA_NUM))
+    head, sep, tail = text.rpartition("#")
+    for segment in (head + sep, tail) if sep else (text,):
+        if set(segment) <= ALPHANUMERIC:
+            code.add_data(QRData(segment, mode=MODE_ALPHA_NUM))
+        else:
+            code.add_data(QRData(segment.encode("utf-8"), mode=MODE_8BIT_BYTE))
     code.make(fit=True)
     return tuple(tuple(row) for row in code.get_matrix())
 

@@ -4,15 +4,16 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen import __version__, fonts, layouts, output, pictures
+from kitgen import __version__, fonts, layouts, output, pictures, scans
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import contents, key_payload, layout as layout_mod, picture_decks, texts
+from kitgen.games.codenames import contents, key_payload, layout as layout_mod, picture_decks, texts, web
 from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
 from kitgen.games.codenames.render import agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
-from kitgen.render import percard, text
+from kitgen.render import percard, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
+from kitgen.units import mm
 
 
 def load_layout(kit: Kit):
@@ -54,6 +55,7 @@ class Prepared:
     fonts: dict
     contents: object
     payloads: list
+    qr_texts: list        # what each key's QR holds: its payload, or <verify_url>#<payload>
     card_sets: dict
 
 
@@ -79,15 +81,40 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
         check_labels(layout, font_names, messages, kit.name)
     secret = kit_secret(kit.seed)
     payloads = [key_payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
+    qr_texts = key_qr_texts(kit, payloads, layout)
     labels = messages.labels
     card_sets = {
         "codenames": (picture_cards if picture_deck else codename_cards).card_set(
             kit_contents.codename_cards, layout, font_names, labels.codename_cards),
-        "keys": key_cards.card_set(kit_contents.key_cards, payloads, layout, font_names, kit.id, kit.edition,
+        "keys": key_cards.card_set(kit_contents.key_cards, qr_texts, layout, font_names, kit.id, kit.edition,
                                   messages, labels.key_cards),
         "tiles": agent_tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
     }
-    return Prepared(layout, size, messages, font_names, kit_contents, payloads, card_sets)
+    return Prepared(layout, size, messages, font_names, kit_contents, payloads, qr_texts, card_sets)
+
+
+def key_qr_texts(kit: Kit, payloads: list[str], layout) -> list[str]:
+    """What the key cards' QR codes hold. Behind a web address a symbol grows; one whose modules
+    would print under MIN_QR / 33 (0.3 mm in the default layout's box) is refused (docs/design.md §5.4)."""
+    if not kit.verify_url:
+        return payloads
+    texts = [f"{kit.verify_url}#{p}" for p in payloads]
+    box = layout.key_card.qr.box[2]
+    modules = len(qr.matrix(max(texts, key=len)))
+    if box / modules < layouts.MIN_QR / 33:
+        longest = _longest_url(kit, payloads, box)
+        raise KitgenError(f"this address makes each key's QR {modules} modules across its {box / mm(1):g} mm box, "
+                          f"too fine for a phone to read; use an address of at most {longest} "
+                          "characters, or a layout with a larger key_card.qr.box",
+                          source=kit.origins.get("verify_url", "--verify-url"))
+    return texts
+
+
+def _longest_url(kit: Kit, payloads: list[str], box: float) -> int:
+    longest = max(payloads, key=len)
+    fits = [n for n in range(len(kit.verify_url), 0, -1)
+            if box / len(qr.matrix("h" * n + "#" + longest)) >= layouts.MIN_QR / 33]
+    return fits[0] if fits else 0
 
 
 def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
@@ -113,7 +140,10 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
                           progress.page, options)
     kit_starts = dict(zip(parts, starts))
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
-    manifest = _manifest(kit, layout, size, files, parts["keys"], p.payloads, kit_starts["keys"])
+    # a screen shows the full colours, whatever ink the print saves
+    screen = layout_mod.load(kit.layout_name) if layout_overlays(kit.ink, kit.colour) else layout
+    files.append(BuiltFile("verify.html", web.page(screen), 0))
+    manifest = _manifest(kit, layout, size, files, parts["keys"], p.qr_texts, kit_starts["keys"])
     return files, manifest
 
 
@@ -141,7 +171,7 @@ def _page_count(part, data: bytes) -> int:
 
 def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_start: int | None = None) -> list:
     """The manifest's record of each key card of ``part``: its file, page, card and
-    cell rectangles (PDF points, cells in payload order) and its key_payload."""
+    cell rectangles (PDF points, cells in payload order) and its payload."""
     spec = part.cards.spec
     entries = []
     for page_number, page in enumerate(part.pages, 1):
@@ -154,8 +184,10 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
             entry.update({
                 "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
                 "cells": [placement.rect_to_page(spec.width, spec.height, box) for box in cells],
-                "payload": payloads[index],
+                "payload": scans.payload_of(payloads[index]),
             })
+            if payloads[index] != entry["payload"]:
+                entry["qr"] = payloads[index]          # the address a phone opens (--verify-url)
             entries.append(entry)
     return entries
 

@@ -14,7 +14,9 @@ from kitgen.names import slug
 from kitgen.render.sheet import DUPLEX_MODES
 
 KIT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}")
-KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "cards", "paper", "duplex", "rules"}
+KEYS = {"id", "name", "edition", "deck", "layout", "language", "seed", "keys", "cards", "paper", "duplex", "rules",
+        "verify_url"}
+VERIFY_URL = re.compile(r"https?://[!-~]{1,200}")
 RULE_KEYS = {"plus_one", "zero_clue", "unlimited_clue", "invalid_clue_penalty", "restrictions"}
 PLUS_ONE = ("standard", "earned", "none")
 MAX_KEYS = 100_000
@@ -137,6 +139,8 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
             return f"--{key}"
         return f"{src}:{lines[(key,)]}" if (key,) in lines else src
 
+    file_url = _verify_url(text("verify_url"), src, lines.get(("verify_url",)))
+    verify_url = _verify_url((print_options or {}).get("verify_url"), "--verify-url") or file_url
     return Kit(
         id=kit_id,
         name=the_deck.name if from_deck else (text("name") or the_deck.name),
@@ -152,9 +156,20 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
         rules=_rules(data.get("rules"), src, lines),
         ink=ink or "normal",
         colour=colour or "rgb",
-        **(print_options or {}),
-        origins={"paper": origin("paper", paper), "layout": origin("layout", layout)},
+        **{**(print_options or {}), "verify_url": verify_url},
+        origins={"paper": origin("paper", paper), "layout": origin("layout", layout),
+                 "verify_url": "--verify-url" if verify_url != file_url else origin("verify_url", None)},
     )
+
+
+def _verify_url(url: str | None, src: str, line: int | None = None) -> str | None:
+    """The address of a verify.html the keys' QR codes point to; its fragment is kitgen's."""
+    if url is None:
+        return None
+    if not VERIFY_URL.fullmatch(url) or "#" in url:
+        raise KitgenError(f"{url[:60]!r} must be an http(s) address of at most 200 characters, no spaces and no "
+                          "'#' (kitgen adds #<key>), like https://example.org/kit/verify.html", source=src, line=line)
+    return url
 
 
 def _layout_path(name: str, kit_path: Path) -> str:

@@ -40,6 +40,7 @@ class Kit:
     back_offset: tuple[float, float] = (0.0, 0.0)   # backs moved by this much (points), for duplex misregistration
     cut_lines: bool = False             # full-length cut lines in the margins
     slug: bool = False                  # proof marks: slug line and registration marks
+    verify_url: str | None = None       # each key's QR encodes <verify_url>#<payload>: a phone opens the page
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 
 

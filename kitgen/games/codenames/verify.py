@@ -228,14 +228,15 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     image = image.convert("RGB")
     results = []
     for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
-        result = CardResult(where, code.text)
+        text = scans.payload_of(code.text)
+        result = CardResult(where, text)
         results.append(result)
         try:
-            result.problems += check_payload(code.text, secret)
+            result.problems += check_payload(text, secret)
         except KitgenError as err:
             result.problems.append(err.message)
             continue
-        parsed = key_payload.decode(code.text)
+        parsed = key_payload.decode(text)
         pos = code.position
         corners = [(p.x, p.y) for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
         card_layout = layout or _edition_layout(len(parsed.grid))
@@ -254,6 +255,7 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[
         if secret and secret.layout else None
     kind, value = scans.classify(target)
     if kind == "payload":
+        value = scans.payload_of(value)
         return [CardResult("payload", value, check_payload(value, secret))]
     results = []
     for where, image in scans.images(kind, value, dpi):
