@@ -8,7 +8,8 @@ from kitgen.errors import KitgenError
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 MAX_PIXELS = 80_000_000
-NO_CODE = "no QR code found; scan the card flat, at 200 dpi or more, with the whole QR in view"
+NO_CODE = ("no QR code found: photograph the card from straight above, close enough that it fills a third of "
+           "the picture, in good light (a scan: 200 dpi or more, the whole QR in view)")
 
 
 @dataclass
@@ -19,10 +20,69 @@ class Checked:
     payload: str
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)     # lines of their own after the card's, pass or fail
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+@dataclass(frozen=True)
+class Code:
+    """A QR code found in an image: its text and its corners in the image's pixels
+    (top-left, top-right, bottom-right, bottom-left of the symbol as printed)."""
+
+    text: str
+    corners: tuple[tuple[float, float], ...]
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4)
+
+    @property
+    def size(self) -> float:
+        (x0, y0), (x1, y1), (x2, y2), _ = self.corners
+        return ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 / 2 + ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / 2
+
+
+# Photos defeat one reading in different ways: the image as it is; sharpened (a phone's
+# soft focus and JPEG blur the modules together); twice as large and sharpened (a code
+# under about 3 pixels a module, or far and tilted). Each pass adds the codes it finds.
+PASSES = ((1, 0.0), (1, 1.0), (2, 1.0))          # (scale, unsharp amount)
+
+
+def find_codes(image) -> list[Code]:
+    """Every QR code in ``image`` (PIL or numpy), each once, from the passes above."""
+    import numpy as np
+    import zxingcpp
+
+    grey = np.asarray(image.convert("L")) if hasattr(image, "convert") else image
+    found: list[Code] = []
+    for scale, amount in PASSES:
+        view = grey
+        if scale != 1 or amount:
+            import cv2
+
+            if scale != 1:
+                view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            if amount:
+                soft = cv2.GaussianBlur(view, (0, 0), 1.5 * scale)
+                view = cv2.addWeighted(view, 1 + amount, soft, -amount, 0)
+        for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode):
+            if not code.valid:
+                continue
+            p = code.position
+            corners = tuple((q.x / scale, q.y / scale) for q in (p.top_left, p.top_right, p.bottom_right,
+                                                                  p.bottom_left))
+            new = Code(code.text, corners)
+            if not any(old.text == new.text and _near(old, new) for old in found):
+                found.append(new)
+    return found
+
+
+def _near(a: Code, b: Code) -> bool:
+    (ax, ay), (bx, by) = a.centre, b.centre
+    return ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 < max(a.size, b.size) / 2
 
 
 def payload_of(text: str) -> str:
