@@ -195,6 +195,8 @@ def _report(results, what: str, passed: str):
         notes = f" [{'; '.join(result.notes)}]" if result.notes and result.ok else ""
         where = "" if result.where == "payload" else f" ({result.where})"
         click.echo(f"{status} {result.label}{where}: {detail}{notes}")
+        for remark in result.remarks:
+            click.echo(f"     {remark}")
     failed = sum(not r.ok for r in results)
     click.echo(f"{len(results)} {what} checked: {len(results) - failed} passed, {failed} failed")
     if failed:

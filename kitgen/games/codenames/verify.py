@@ -10,21 +10,27 @@ read from its colour, or from its symbol's shape when the print has no colour.
 """
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kitgen import scans
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import key_deck, key_payload, layout as layout_mod, symbols
+from kitgen.games.codenames import key_deck, key_payload, layout as layout_mod, photos, symbols
 from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.games.codenames.model import layout_overlays
 from kitgen.games.codenames.render import cell_symbols
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
+from kitgen.render import qr
 
-SHAPE_GRID = 21            # samples across a symbol's neighbourhood
-SHAPE_SPAN = 1.6           # half the sampled square's side, in symbol half sizes
 RING = (0.12, 0.2, 0.8, 0.88)   # fractions of a cell where its fill shows around the symbol
+CENTRE = (-0.12, 0.0, 0.12)     # symbol half sizes from a cell's centre: inside every symbol
+SYMBOL_WEIGHT = (1.0, 0.35)     # fill, symbol: the fill leads, the symbol tells pale ink-saver fills apart
+TEAM_INKS = 60 ** 2 * 3         # red and blue symbols whose colours differ by more tell the teams apart
+CELL_INSET = 0.06               # of a cell's width, left out all round when it is matched (misregistration)
+TEMPLATE_MATCH = 0.3            # the least correlation of a cell with its drawing that reads it
+TEMPLATE_SOFTNESS = (0.0, 0.15, 0.3)   # blurs tried, in symbol half sizes
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,9 @@ class Secret:
     layout: str | None = None
     ink: str = "normal"
     colour: str = "rgb"
+    # from a manifest: each key's payload, file, page and card rectangle, for the keys that
+    # share a sheet with a key in a photo
+    positions: tuple[tuple[str, str, int, tuple[float, ...]], ...] = ()
 
 
 @dataclass
@@ -50,7 +59,7 @@ class CardResult(scans.Checked):
             parsed = key_payload.decode(self.payload)
             return f"key {str(parsed.number).zfill(len(str(parsed.total)))}/{parsed.total} {parsed.kit}"
         except KitgenError:
-            return "a QR code"
+            return "a key card" if not self.payload else "a QR code"
 
 
 def load_manifest(path: str) -> Secret:
@@ -60,7 +69,8 @@ def load_manifest(path: str) -> Secret:
         options = data.get("options", {})
         return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(data["keys"]),
                       edition=data.get("edition"), layout=options.get("layout"),
-                      ink=options.get("ink", "normal"), colour=options.get("colour", "rgb"))
+                      ink=options.get("ink", "normal"), colour=options.get("colour", "rgb"),
+                      positions=tuple((k["payload"], k["file"], k["page"], tuple(k["card"])) for k in data["keys"]))
     except FileNotFoundError:
         raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -99,53 +109,23 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
 
 # --- reading a printed grid --------------------------------------------------
 
-def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (a 3 x 3 system here)."""
-    n = len(rhs)
-    a = [row[:] + [rhs[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        if abs(a[pivot][col]) < 1e-9:
-            raise ValueError("degenerate corners")
-        a[col], a[pivot] = a[pivot], a[col]
-        for r in range(n):
-            if r != col:
-                factor = a[r][col] / a[col][col]
-                a[r] = [x - factor * y for x, y in zip(a[r], a[col])]
-    return [a[i][n] / a[i][i] for i in range(n)]
-
-
-def affine(src, dst):
-    """The affine map that best takes the points ``src`` to ``dst`` (least squares),
-    as a function. Four QR corners, each off by up to a pixel, give a map that
-    stays accurate across the card; a projective fit would amplify their noise."""
-    normal = [[sum(p[i] * p[j] for p in ((u, v, 1.0) for u, v in src)) for j in range(3)] for i in range(3)]
-    coef = []
-    for axis in (0, 1):
-        rhs = [sum(p[i] * q[axis] for p, q in zip(((u, v, 1.0) for u, v in src), dst)) for i in range(3)]
-        coef.append(_solve(normal, rhs))
-    (a, b, c), (d, e, f) = coef
-
-    def apply(u: float, v: float) -> tuple[float, float]:
-        return a * u + b * v + c, d * u + e * v + f
-    return apply
-
-
 class CardReader:
-    """Reads the printed cells of one key card from an image, given its QR's corners."""
+    """Reads the printed cells of one key card drawn flat (``photos.flatten``): ``image``
+    shows the card's trim at ``scale`` pixels per point."""
 
-    def __init__(self, image, corners, layout, rows: int, cols: int):
+    def __init__(self, image, scale: float, layout, rows: int, cols: int):
         from kitgen.games.codenames.render.key_cards import cell_boxes
 
         self.image = image
         self.width, self.height = image.size
+        card_height = layout.key_card.size[1]
+        self.to_image = lambda u, v: (u * scale, (card_height - v) * scale)     # card points (y up) to pixels
         qx, qy, size, _ = layout.key_card.qr.box
-        # zxing's corners: top-left, top-right, bottom-right, bottom-left of the symbol
-        card_corners = [(qx, qy + size), (qx + size, qy + size), (qx + size, qy), (qx, qy)]
-        self.to_image = affine(card_corners, corners)
         self.cells = cell_boxes(layout, rows, cols)
         self.symbol = layout.key_card.grid.symbol
-        self.references = {k: tuple(255 * v for v in cell_symbols.type_colours(layout, k)[0].rgb()) for k in symbols.KINDS}
+        # each type's fill and symbol colours: ink saver prints pale fills and coloured symbols
+        self.references = {k: tuple(tuple(255 * v for v in c.rgb()) for c in cell_symbols.type_colours(layout, k))
+                           for k in symbols.KINDS}
         # the QR's quiet zone is paper: its colour in this image is the white reference
         quiet = [self._pixel(qx - size * 0.07, qy + size * f) for f in (0.2, 0.4, 0.6, 0.8)]
         quiet += [self._pixel(qx + size * f, qy - size * 0.07) for f in (0.25, 0.5, 0.75)]
@@ -162,43 +142,111 @@ class CardReader:
         samples = [self._pixel(x + fx * w, y + fy * h) for fx in RING for fy in RING]
         return tuple(sorted(s[i] for s in samples)[len(samples) // 2] for i in range(3))
 
+    def _centre(self, box) -> tuple[float, float, float]:
+        """The colour at the middle of a cell's symbol (every symbol covers it)."""
+        x, y, w, h = box
+        half = self.symbol * min(w, h) / 2
+        samples = [self._pixel(x + w / 2 + fx * half, y + h / 2 + fy * half) for fx in CENTRE for fy in CENTRE]
+        return tuple(sorted(s[i] for s in samples)[len(samples) // 2] for i in range(3))
+
     def _normalized(self, rgb) -> tuple[float, ...]:
         return tuple(min(255.0, c * 255.0 / max(w, 1)) for c, w in zip(rgb, self.white))
 
-    def by_colour(self, fill) -> str:
-        """The type whose layout colour is nearest the cell's (white-balanced) fill."""
-        fill = self._normalized(fill)
-        return min(self.references, key=lambda k: sum((a - b) ** 2 for a, b in zip(fill, self.references[k])))
+    def by_colour(self, fill, centre) -> str:
+        """The type whose layout fill and symbol colours are nearest the cell's (white-balanced)
+        fill and symbol centre."""
+        seen = (self._normalized(fill), self._normalized(centre))
 
-    def by_shape(self, box, fill) -> str:
-        """The symbol whose shape best matches the cell's centre, or '?'."""
+        def distance(kind):
+            return sum(weight * (a - b) ** 2 for weight, got, want in zip(SYMBOL_WEIGHT, seen, self.references[kind])
+                       for a, b in zip(got, want))
+        return min(self.references, key=distance)
+
+    def by_template(self, box, kinds) -> str:
+        """The type among ``kinds`` whose drawn cell (fill and symbol, in grey, softened as a
+        photo softens it) correlates best with the cell as seen, or '?' when none does."""
+        import numpy as np
+
+        (x0, y0), (x1, y1) = self.to_image(box[0], box[1] + box[3]), self.to_image(box[0] + box[2], box[1])
+        left, right = sorted((x0, x1))
+        top, bottom = sorted((y0, y1))
+        inset = CELL_INSET * (right - left)
+        seen = self.grey[max(round(top + inset), 0):round(bottom - inset), max(round(left + inset), 0):
+                         round(right - inset)].astype(np.float32)
+        if seen.size < 16 or float(seen.std()) < 4:
+            return "?"
+        best, score = "?", TEMPLATE_MATCH
+        for kind in kinds:
+            for sigma in TEMPLATE_SOFTNESS:
+                drawn = self._drawn_cell(kind, box, seen.shape, sigma)
+                a, b = seen - seen.mean(), drawn - drawn.mean()
+                norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
+                match = float((a * b).sum()) / norm if norm else -1.0
+                if match > score:
+                    best, score = kind, match
+        return best
+
+    def _drawn_cell(self, kind, box, shape, sigma):
+        key = (kind, shape, sigma)
+        if key not in self._cell_cache:
+            import cv2
+
+            from kitgen.games.codenames.photos import Drawing
+
+            x, y, w, h = box
+            scale = shape[1] / (w * (1 - 2 * CELL_INSET))
+            drawing = Drawing(w, h, scale, 0)
+            fill, mark = (round(_luma(c)) for c in self.references[kind])
+            drawing.box(0, 0, w, h, fill)
+            drawing.symbol(kind, w / 2, h / 2, self.symbol * min(w, h), mark)
+            full = drawing.pixels.astype("float32")
+            if sigma:
+                full = cv2.GaussianBlur(full, (0, 0), sigma * scale * self.symbol * min(w, h) / 2)
+            inset = (full.shape[0] - shape[0]) / 2, (full.shape[1] - shape[1]) / 2
+            top, left = max(round(inset[0]), 0), max(round(inset[1]), 0)
+            cut = full[top:top + shape[0], left:left + shape[1]]
+            self._cell_cache[key] = cv2.resize(cut, (shape[1], shape[0])) if cut.shape != shape else cut
+        return self._cell_cache[key]
+
+    def _ink(self, box):
+        """The colour of a cell's symbol: the darkest fifth of the pixels around its centre."""
+        import numpy as np
+
         x, y, w, h = box
         half = self.symbol * min(w, h) / 2
-        fill = _luma(fill)
-        steps = [(i + 0.5) / SHAPE_GRID * 2 - 1 for i in range(SHAPE_GRID)]   # -1 .. 1
-        reach = SHAPE_SPAN             # the sampled square reaches this many half sizes from the centre
-        samples = [(sx * reach, sy * reach, _luma(self._pixel(x + w / 2 + sx * reach * half, y + h / 2 + sy * reach * half)))
-                   for sx in steps for sy in steps]
-        extreme = max(samples, key=lambda s: abs(s[2] - fill))[2]
-        if abs(extreme - fill) < 40:
-            return "?"
-        threshold = (extreme + fill) / 2
-        marked = [(sx, sy, (s - threshold) * (extreme - fill) > 0) for sx, sy, s in samples]
-        # centre the templates on what was found: a pixel or two of registration error
-        # would otherwise blur a disc into a square
-        on = [(sx, sy) for sx, sy, hit in marked if hit]
-        cx, cy = sum(p[0] for p in on) / len(on), sum(p[1] for p in on) / len(on)
-        scores = {k: sum(hit == symbols.covers(k, sx - cx, sy - cy) for sx, sy, hit in marked) / len(marked)
-                  for k in symbols.KINDS}
-        best = max(scores, key=scores.get)
-        return best if scores[best] >= 0.8 else "?"
+        (x0, y0), (x1, y1) = (self.to_image(x + w / 2 - half, y + h / 2 + half),
+                              self.to_image(x + w / 2 + half, y + h / 2 - half))
+        region = self.rgb[max(round(min(y0, y1)), 0):round(max(y0, y1)) + 1,
+                          max(round(min(x0, x1)), 0):round(max(x0, x1)) + 1].reshape(-1, 3).astype(float)
+        if not len(region):
+            return (0.0, 0.0, 0.0)
+        luma = region @ np.array([0.299, 0.587, 0.114])
+        darkest = region[luma <= np.percentile(luma, 20)]
+        return tuple(darkest.mean(axis=0))
 
     def read(self) -> str:
-        """Each cell's type: by colour when the image shows colour (some cell fill is
-        clearly chromatic), else by its symbol's shape."""
+        """Each cell's type. Where the fills are clearly coloured (a colour print in a colour
+        photo): by the fill and symbol colours. Else (ink saver, a grey print or photo): by
+        the drawn cell that matches best -- its symbol's shape -- and, where the symbols
+        carry the team colours and the photo shows them, red and blue by the symbol's ink."""
+        import numpy as np
+
+        self.rgb = np.asarray(self.image)
+        self.grey = np.asarray(self.image.convert("L"))
+        self._cell_cache = {}
         fills = [self._fill(b) for b in self.cells]
-        colour = max(max(n) - min(n) for n in map(self._normalized, fills)) > 60
-        return "".join(self.by_colour(f) if colour else self.by_shape(b, f) for b, f in zip(self.cells, fills))
+        if max(max(n) - min(n) for n in map(self._normalized, fills)) > 60:
+            centres = [self._centre(b) for b in self.cells]
+            return "".join(self.by_colour(f, c) for f, c in zip(fills, centres))
+        read = [self.by_template(box, symbols.KINDS) for box in self.cells]
+        red, blue = self.references["R"][1], self.references["B"][1]
+        if sum((a - b) ** 2 for a, b in zip(red, blue)) > TEAM_INKS:
+            inks = {i: self._normalized(self._ink(box)) for i, (box, kind) in enumerate(zip(self.cells, read))
+                    if kind in "RB"}
+            if inks and max(max(c) - min(c) for c in inks.values()) > 60:          # the photo shows colour
+                for i, ink in inks.items():
+                    read[i] = min("RB", key=lambda k: sum((a - b) ** 2 for a, b in zip(ink, self.references[k][1])))
+        return "".join(read)
 
 
 def _luma(rgb) -> float:
@@ -220,33 +268,120 @@ def _edition_layout(rows: int):
     return layout_mod.load(edition_for_rows(rows).default_layout)
 
 
+UNREAD = ("its QR code is in view but could not be read: hold the phone flat above the cards, "
+          "come closer, and add light")
+
+
+def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
+    """The result for one QR code found in a photo, and where its card lies (or None)."""
+    text = scans.payload_of(code.text)
+    result = CardResult(where, text)
+    try:
+        result.problems += check_payload(text, secret)
+    except KitgenError as err:
+        result.problems.append(err.message)
+        return result, None
+    parsed = key_payload.decode(text)
+    rows, cols = len(parsed.grid), len(parsed.grid[0])
+    card_layout = layout or _edition_layout(rows)
+    try:
+        placed = photos.place(grey, code.corners, card_layout, parsed.grid, parsed.starting_team, code.text)
+        flat, scale, outside = photos.flatten(photo, placed, card_layout)
+        reader = CardReader(flat, scale, card_layout, rows, cols)
+    except ValueError:
+        result.problems.append(f"{result.label}: the QR's corners are degenerate; take the photo again, "
+                               "from straight above")
+        return result, None
+    if outside:
+        result.problems.append(f"{result.label}: part of its grid is outside the picture; take the whole card")
+    else:
+        result.problems += compare_grid("".join(parsed.grid), reader.read(), cols, result.label)
+    return result, (placed.matrix, card_layout, len(qr.matrix(code.text)), text)
+
+
+def _sheet_offsets(payload: str | None, layout, secret: Secret | None):
+    """((dx, dy), the payload expected there or None) for each neighbour of the card of
+    ``payload``: every other key of its sheet, from the manifest, else the lattice."""
+    positions = secret.positions if secret else ()
+    mine = next((p for p in positions if p[0] == payload), None)
+    if mine is None:
+        return [(offset, None) for offset in photos.lattice_offsets(layout)]
+    _, file, page, (x0, _, _, y1) = mine
+    return [((o[3][0] - x0, y1 - o[3][3]), o[0]) for o in positions
+            if o[1] == file and o[2] == page and o[0] != payload]
+
+
+def _search_sheet(photo, grey, where: str, secret: Secret | None, layout, placed: list,
+                  results: list[CardResult]) -> list[CardResult]:
+    """The cards around those found: each neighbour whose QR is in view is read there, or
+    reported as unread. With a manifest, the keys of each sheet that are not in the
+    photo are named in a remark."""
+    known = [photos.centre_of(matrix, lay) for matrix, lay, _, _ in placed]
+    found_payloads = {r.payload for r in results}
+    queue, out = list(placed), []
+    while queue:
+        matrix, lay, modules, payload = queue.pop(0)
+        here = photos.centre_of(matrix, lay)
+        for (dx, dy), expected in _sheet_offsets(payload, lay, secret):
+            if expected in found_payloads:
+                continue
+            there = photos.shifted(matrix, dx, dy)
+            centre = photos.centre_of(there, lay)
+            card_px = math.dist(here, centre) * lay.key_card.size[0] / max(math.hypot(dx, dy), 1e-9)
+            if any(math.dist(centre, k) < card_px / 2 for k in known):       # a card already seen there
+                continue
+            known.append(centre)
+            if not photos.qr_in_view(there, lay, grey.shape):
+                continue
+            code, finders = photos.look_for_qr(grey, there, lay, modules)
+            if code is not None and scans.payload_of(code.text) not in found_payloads:
+                result, card = _check_code(code, photo, grey, where, secret, layout)
+                out.append(result)
+                found_payloads.add(result.payload)
+                if card:
+                    queue.append(card)
+            elif code is None and finders:
+                out.append(CardResult(where, expected or "", [f"{CardResult(where, expected or '').label}: {UNREAD}"]))
+                if expected:
+                    found_payloads.add(expected)
+                queue.append((there, lay, modules, expected))
+    _remark_missing(results + out, secret.positions if secret else (), found_payloads)
+    return out
+
+
+def _remark_missing(results: list[CardResult], positions, seen: set):
+    """A remark on the first card of each sheet of which the photo shows two keys or more
+    (a photo of one cut card is not a photo of a sheet): which of its keys are not in it."""
+    sheet_of = {p[0]: (p[1], p[2]) for p in positions}
+    sheets: dict = {}
+    for result in results:
+        if result.payload in sheet_of:
+            sheets.setdefault(sheet_of[result.payload], []).append(result)
+    for sheet, shown in sheets.items():
+        absent = [p[0] for p in positions if (p[1], p[2]) == sheet and p[0] not in seen]
+        if len(shown) < 2 or not absent:
+            continue
+        numbers = ", ".join(str(n) for n in sorted(key_payload.decode(p).number for p in absent))
+        shown[0].remarks.append(f"not in the picture: key{'s' if len(absent) > 1 else ''} {numbers} of the same "
+                                "sheet (their QR codes are not in view)")
+
+
 def check_image(image, where: str, secret: Secret | None, layout=None) -> list[CardResult]:
-    """Every kitgen key card whose QR is found in ``image``. Without a layout, each
-    card is read with its edition's built-in layout."""
-    import zxingcpp
+    """Every kitgen key card in ``image``: those whose QR codes are found, and their
+    neighbours on a sheet. Without a layout, each card is read with its edition's
+    built-in layout."""
+    import numpy as np
 
     image = image.convert("RGB")
-    results = []
-    for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
-        text = scans.payload_of(code.text)
-        result = CardResult(where, text)
+    photo = np.asarray(image)
+    grey = np.asarray(image.convert("L"))
+    results, placed = [], []
+    for code in scans.find_codes(grey):
+        result, card = _check_code(code, photo, grey, where, secret, layout)
         results.append(result)
-        try:
-            result.problems += check_payload(text, secret)
-        except KitgenError as err:
-            result.problems.append(err.message)
-            continue
-        parsed = key_payload.decode(text)
-        pos = code.position
-        corners = [(p.x, p.y) for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
-        card_layout = layout or _edition_layout(len(parsed.grid))
-        try:
-            reader = CardReader(image, corners, card_layout, len(parsed.grid), len(parsed.grid[0]))
-        except ValueError:
-            result.problems.append(f"{result.label}: the QR's corners are degenerate; rescan the card flat")
-            continue
-        result.problems += compare_grid("".join(parsed.grid), reader.read(), len(parsed.grid[0]), result.label)
-    return results
+        if card:
+            placed.append(card)
+    return results + _search_sheet(photo, grey, where, secret, layout, placed, results)
 
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:

@@ -1,0 +1,231 @@
+"""Key cards in photos and scans: where each card lies, exactly (docs/design.md §5.2).
+
+A card's QR code gives four points whose places on the card are known; the perspective
+map (homography) through them is refined on the whole card -- a grey drawing of what
+the front must look like, aligned to the photo by ECC (``kitgen.registration``) -- and
+the card is then drawn flat for its cells to be read. On a sheet, the cards found say
+where their neighbours must be (the sheet's lattice, or the kit manifest's positions):
+each neighbour's QR is looked for there, drawn flat and large, and a neighbour whose QR
+is in view but cannot be read is reported, never passed over."""
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from kitgen import qr_sampler, registration, scans
+from kitgen.games.codenames import symbols
+from kitgen.games.codenames.editions import edition_for_rows
+from kitgen.games.codenames.render import cell_symbols
+from kitgen.render import paint, qr
+
+COARSE_TO_FINE = (0.7, 1.4, 2.8)    # ECC scales, pixels per point (about 2, 4 and 8 per mm)
+READ_SCALE = (1.5, 3.5)             # the flattened card's pixels per point: the photo's own, within these
+QR_LOOK_SCALE = 6.0                 # pixels per module when a neighbour's QR is looked for
+QR_MARGIN = 0.25                    # of the QR's size, around it, when it is looked for
+QR_AGREEMENT = 2.5                  # modules the refined map may move the QR's corners
+FINDER_MATCH = 0.55                 # correlation with the three finder patterns that means "a QR is here"
+
+
+def _luma(rgb) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
+def _grey(colour) -> int:
+    return round(255 * _luma(colour.rgb()))
+
+
+@lru_cache(maxsize=512)
+def _symbol_mask(kind: str, half: float, fx: float, fy: float) -> np.ndarray:
+    """The pixels a symbol of ``half`` pixels covers, its centre at (fx, fy) in the mask."""
+    size = int(math.ceil(2 * half)) + 3
+    ys, xs = np.mgrid[0:size, 0:size]
+    u, v = (xs + 0.5 - fx) / half, (ys + 0.5 - fy) / half
+    return np.vectorize(lambda a, b: symbols.covers(kind, a, b))(u, v)
+
+
+class Drawing:
+    """A grey raster of a card, ``scale`` pixels per point, y down; boxes are the layout's (y up)."""
+
+    def __init__(self, width: float, height: float, scale: float, background: int):
+        self.height, self.scale = height, scale
+        self.pixels = np.full((max(1, round(height * scale)), max(1, round(width * scale))), background, np.uint8)
+
+    def box(self, x, y, w, h, value):
+        s = self.scale
+        top, bottom = max(round((self.height - y - h) * s), 0), max(round((self.height - y) * s), 0)
+        self.pixels[top:bottom, max(round(x * s), 0):max(round((x + w) * s), 0)] = value
+
+    def symbol(self, kind, cx, cy, size, value):       # a cell type's symbol, ``size`` across, centred
+        half = size / 2 * self.scale
+        px, py = cx * self.scale, (self.height - cy) * self.scale
+        x0, y0 = int(px - half) - 1, int(py - half) - 1
+        # the centre to half a pixel: a handful of masks serve every cell
+        mask = _symbol_mask(kind, round(half * 2) / 2, round((px - x0) * 2) / 2, round((py - y0) * 2) / 2)
+        ys, xs = np.nonzero(mask)
+        ys, xs = ys + y0, xs + x0
+        keep = (ys >= 0) & (ys < self.pixels.shape[0]) & (xs >= 0) & (xs < self.pixels.shape[1])
+        self.pixels[ys[keep], xs[keep]] = value
+
+    def modules(self, modules, x, y, size, value):    # a QR's dark modules filling a square box
+        n = len(modules)
+        s = self.scale
+        top, left = round((self.height - y - size) * s), round(x * s)
+        side = round(size * s)
+        index = np.minimum(((np.arange(side) + 0.5) / side * n).astype(int), n - 1)
+        dark = np.array(modules, bool)[np.ix_(index, index)]
+        region = self.pixels[max(top, 0):top + side, max(left, 0):left + side]
+        region[dark[:region.shape[0], :region.shape[1]]] = value
+
+
+_bases: dict = {}
+
+
+def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
+    """The parts of a key card's front shared by every key of a team: lights and panel."""
+    key = (id(layout), team, rows, scale)
+    if key not in _bases:
+        card = layout.key_card
+        width, height = card.size
+        panel = _grey(paint.colour(layout, card.panel.colour))
+        drawing = Drawing(width, height, scale, panel)
+        fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, team))
+        band = card.lights.width
+        edges = edition_for_rows(rows).light_edges
+        for x, y, w, h in [(0, 0, width, band), (0, height - band, width, band), (0, 0, band, height),
+                           (width - band, 0, band, height)][:edges]:
+            drawing.box(x, y, w, h, fill)
+        for cx, cy in [(width / 2, band / 2), (width / 2, height - band / 2), (band / 2, height / 2),
+                       (width - band / 2, height / 2)][:edges]:
+            drawing.symbol(team, cx, cy, card.lights.symbol, mark)
+        inset = card.panel.inset
+        drawing.box(inset, inset, width - 2 * inset, height - 2 * inset, panel)
+        if len(_bases) > 64:
+            _bases.clear()
+        _bases[key] = (layout, drawing.pixels)          # the layout is kept, so its id stays its own
+    return _bases[key][1]
+
+
+def card_template(layout, grid: tuple[str, ...], team: str, qr_text: str, scale: float) -> np.ndarray:
+    """The front of a key card in grey, ``scale`` pixels per point, y down, trim only:
+    lights, panel, cells with their symbols and the QR. The number and kit id are left
+    out (their text depends on the kit's language)."""
+    from kitgen.games.codenames.render.key_cards import cell_boxes
+
+    card = layout.key_card
+    drawing = Drawing(*card.size, scale, 0)
+    drawing.pixels = _base(layout, team, len(grid), scale).copy()
+    for kind, (x, y, w, h) in zip("".join(grid), cell_boxes(layout, len(grid), len(grid[0]))):
+        fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, kind))
+        drawing.box(x, y, w, h, fill)
+        drawing.symbol(kind, x + w / 2, y + h / 2, card.grid.symbol * min(w, h), mark)
+    qx, qy, size, _ = card.qr.box
+    drawing.modules(qr.matrix(qr_text), qx, qy, size, _grey(paint.colour(layout, card.qr.colour)))
+    return drawing.pixels
+
+
+def qr_on_card(layout) -> list[tuple[float, float]]:
+    """The QR's corners on the card (points, y down): top-left, top-right, bottom-right, bottom-left."""
+    qx, qy, size, _ = layout.key_card.qr.box
+    top = layout.key_card.size[1] - qy - size
+    return [(qx, top), (qx + size, top), (qx + size, top + size), (qx, top + size)]
+
+
+@dataclass
+class Placed:
+    """A key card found in a photo: the map from the card (points, y down) to the photo."""
+
+    matrix: np.ndarray
+    scale: float                      # photo pixels per point, at the QR
+
+
+def place(grey: np.ndarray, corners, layout, grid, team: str, qr_text: str) -> Placed:
+    """Where the card whose QR has ``corners`` (zxing's order) lies in the photo ``grey``:
+    fitted to the QR's corners, refined on the whole card. The refined map must keep the
+    QR where it was found, within QR_AGREEMENT modules (zxing's corners of a soft code may be
+    a module or two off; a card aligned a cell off would be 15 off); else the QR's own map
+    is kept."""
+    on_card = qr_on_card(layout)
+    rough = registration.homography(on_card, corners)
+    size = layout.key_card.qr.box[2]
+    centre = (on_card[0][0] + size / 2, on_card[0][1] + size / 2)
+    native = registration.pixels_per_unit(rough, *centre)
+    scales = sorted({min(native, s) for s in COARSE_TO_FINE})
+    fine, _ = registration.refine(grey, rough, lambda s: card_template(layout, grid, team, qr_text, s), scales)
+    module = native * size / len(qr.matrix(qr_text))
+    if max(math.dist(a, b) for a, b in zip(registration.apply(fine, on_card), corners)) > QR_AGREEMENT * module:
+        fine = rough
+    return Placed(fine, native)
+
+
+def flatten(photo: np.ndarray, placed: Placed, layout):
+    """The card drawn flat (PIL, at about the photo's own resolution), its pixels per point,
+    and how much of its cell grid lies outside the photo (0 to 1)."""
+    from PIL import Image
+
+    card = layout.key_card
+    scale = min(max(placed.scale, READ_SCALE[0]), READ_SCALE[1])
+    flat = registration.rectify(photo, placed.matrix, scale, card.size)
+    gx, gy, gw, gh = card.grid.box
+    top = card.size[1] - gy - gh
+    grid_corners = registration.apply(placed.matrix, [(gx, top), (gx + gw, top), (gx + gw, top + gh), (gx, top + gh)])
+    height, width = photo.shape[:2]
+    outside = sum(not (0 <= x < width and 0 <= y < height) for x, y in grid_corners) / 4
+    return Image.fromarray(flat), scale, outside
+
+
+# --- neighbours on a sheet ---------------------------------------------------
+
+def shifted(matrix: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """The map of a card ``dx``, ``dy`` points (y down) from the card of ``matrix``."""
+    return matrix @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]], float)
+
+
+def lattice_offsets(layout) -> list[tuple[float, float]]:
+    """Where a card's neighbours lie on any kitgen sheet: one card and a gutter away."""
+    card = layout.key_card
+    pitch_x = card.size[0] + max(card.gutter, 2 * card.bleed)
+    pitch_y = card.size[1] + max(card.gutter, 2 * card.bleed)
+    return [(pitch_x, 0), (-pitch_x, 0), (0, pitch_y), (0, -pitch_y)]
+
+
+def centre_of(matrix: np.ndarray, layout) -> tuple[float, float]:
+    w, h = layout.key_card.size
+    (x, y), = registration.apply(matrix, [(w / 2, h / 2)])
+    return float(x), float(y)
+
+
+def qr_in_view(matrix: np.ndarray, layout, shape) -> bool:
+    """Whether the QR (with its quiet zone) of the card at ``matrix`` lies inside the photo."""
+    height, width = shape[:2]
+    (x0, y0), _, (x2, y2), _ = qr_on_card(layout)
+    pad = (x2 - x0) * QR_MARGIN
+    corners = registration.apply(matrix, [(x0 - pad, y0 - pad), (x2 + pad, y0 - pad), (x2 + pad, y2 + pad),
+                                          (x0 - pad, y2 + pad)])
+    return all(0 <= x < width and 0 <= y < height for x, y in corners)
+
+
+def look_for_qr(grey: np.ndarray, matrix: np.ndarray, layout, modules: int):
+    """The QR code of the card at ``matrix`` (a predicted place), read from its region drawn
+    flat and large -- by zxing, else module by module (``qr_sampler``): a ``scans.Code``
+    in the photo's pixels, or None; and whether the three finder patterns show there (a
+    QR is in view, read or not)."""
+    (x0, y0), _, (x2, _), _ = qr_on_card(layout)
+    size = x2 - x0
+    pad = size * QR_MARGIN
+    scale = QR_LOOK_SCALE * modules / size
+    region = shifted(matrix, x0 - pad, y0 - pad)
+    patch = registration.rectify(grey, region, scale, (size + 2 * pad, size + 2 * pad), fill=255)
+    start = pad * scale
+    found = [(c.text, c.corners) for c in scans.find_codes(patch)]
+    for count in (modules, modules + 4, modules - 4):
+        if found:
+            break
+        sampled = qr_sampler.read(patch, start, count, scale * size / count)
+        found = [sampled] if sampled else []
+    if not found:
+        return None, qr_sampler.finders(patch, start, modules, scale * size / modules, FINDER_MATCH) is not None
+    text, corners = min(found, key=lambda f: math.dist(np.mean(f[1], axis=0), (patch.shape[1] / 2,) * 2))
+    mapped = registration.apply(region, [(x / scale, y / scale) for x, y in corners])
+    return scans.Code(text, tuple((float(x), float(y)) for x, y in mapped)), True
