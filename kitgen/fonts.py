@@ -12,6 +12,7 @@ import os
 import struct
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .errors import KitgenError
@@ -253,6 +254,41 @@ def has_glyph(font_name: str, char: str) -> bool:
     if char.isspace() or char in "\u200c\u200d":      # spaces and joiners draw nothing
         return True
     return ord(char) in pdfmetrics.getFont(font_name).face.charToGlyph
+
+
+@lru_cache(maxsize=None)
+def _outlines(font_name: str):
+    """The glyph set, character map and units per em of a registered font's file."""
+    import io
+
+    from fontTools.ttLib import TTFont
+    from reportlab.pdfbase import pdfmetrics
+
+    with open(pdfmetrics.getFont(font_name).face.filename, "rb") as file:      # read whole: no file left open
+        face = TTFont(io.BytesIO(file.read()), lazy=True)
+    return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm
+
+
+@lru_cache(maxsize=8192)
+def glyph_ink(font_name: str, char: str) -> tuple[float, float, float, float] | None:
+    """A character's ink box (left, bottom, right, top) from its origin, in ems; None when
+    the font draws nothing for it."""
+    from fontTools.pens.boundsPen import BoundsPen
+
+    glyphs, cmap, units = _outlines(font_name)
+    name = cmap.get(ord(char))
+    if name is None:
+        return None
+    pen = BoundsPen(glyphs)
+    glyphs[name].draw(pen)
+    return None if pen.bounds is None else tuple(v / units for v in pen.bounds)
+
+
+def ink_extent(font_name: str, chars: str) -> tuple[float, float] | None:
+    """The lowest and highest ink of ``chars`` in a registered font, in ems from the
+    baseline; None when none of them draws anything."""
+    boxes = [box for box in map(lambda ch: glyph_ink(font_name, ch), chars) if box]
+    return (min(b[1] for b in boxes), max(b[3] for b in boxes)) if boxes else None
 
 
 def register_roles(layout) -> dict[str, str]:

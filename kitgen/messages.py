@@ -58,8 +58,21 @@ def is_rtl(language: str) -> bool:
     return language in RTL_LANGUAGES
 
 
+ASCII_DIGITS = "0123456789"
+
+
+def number(messages: Node, value: int, width: int = 0) -> str:
+    """A number as the language writes it: in its own digits (a messages file's ``digits``,
+    e.g. Persian ۰-۹), zero-padded to ``width``. Codes and payloads are never passed here."""
+    digits = messages.get("digits") or ASCII_DIGITS
+    return str(value).zfill(width).translate(str.maketrans(ASCII_DIGITS, digits))
+
+
 def label(messages: Node, key: str, **values) -> str:
-    """One label, with its {placeholders} filled."""
+    """One label, with its {placeholders} filled; whole numbers among the values are
+    written in the language's digits (text values, such as a game's code, as they are)."""
+    values = {k: number(messages, v) if isinstance(v, int) and not isinstance(v, bool) else v
+              for k, v in values.items()}
     try:
         return messages.labels[key].format(**values)
     except KeyError:

@@ -56,24 +56,30 @@ def _reshaper():
     return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
 
 
-def shape(text: str) -> Shaped:
-    """Text as it is to be drawn, left to right."""
-    if not is_arabic_script(text):
+def shape(text: str, rtl: bool | None = None) -> Shaped:
+    """Text as it is to be drawn, left to right. ``rtl``: the base direction of the
+    paragraph the text is a line of -- True for a right-to-left paragraph (a line that
+    starts with a Latin word or a digit still reads from the right), False for a
+    left-to-right one (a Persian name inside an English line), None: the text's own first
+    strong character decides (a label, a word)."""
+    arabic = is_arabic_script(text)
+    if not arabic and not rtl:
         return Shaped(text, None)
     from bidi.algorithm import get_display     # the pure-Python algorithm: it mirrors brackets
 
-    visual = get_display(_reshaper().reshape(text))
+    base = {True: "R", False: "L", None: None}[rtl]
+    visual = get_display(_reshaper().reshape(text) if arabic else text, base_dir=base)
     # Extraction tools reverse right-to-left runs they read; give them the text in
     # visual order, with each ZWNJ kept where it stands.
-    actual = get_display(text.replace(ZWNJ, _PLACEHOLDER)).replace(_PLACEHOLDER, ZWNJ)
-    return Shaped(visual, actual)
+    actual = get_display(text.replace(ZWNJ, _PLACEHOLDER), base_dir=base).replace(_PLACEHOLDER, ZWNJ)
+    return Shaped(visual, actual if arabic or visual != text else None)
 
 
-def runs(text: str, font: str) -> list[tuple[str, str]]:
+def runs(text: str, font: str, rtl: bool | None = None) -> list[tuple[str, str]]:
     """The shaped text in runs of one font each: (characters, font name), left to right."""
     if not is_arabic_script(text):
-        return [(text, font)]
-    shaped = shape(text).visual
+        return [(shape(text, rtl).visual, font)]
+    shaped = shape(text, rtl).visual
     partner = fonts.partner(font)
     if partner is None:
         return [(shaped, font)]
@@ -100,12 +106,25 @@ def missing_glyphs(text: str, font: str) -> str:
     return "".join(sorted(ch for ch in lacking if not (partner and fonts.has_glyph(partner, ch))))
 
 
+@lru_cache(maxsize=8192)
+def ink(text: str, font: str) -> tuple[float, float] | None:
+    """The lowest and highest ink of the shaped text, in ems from its baseline."""
+    extents = [e for e in (fonts.ink_extent(name, part) for part, name in runs(text, font)) if e]
+    return (min(e[0] for e in extents), max(e[1] for e in extents)) if extents else None
+
+
 @lru_cache(maxsize=8192)     # the same word is fitted when checked and again on each face drawn
 def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
-    """The largest size up to ``max_size`` at which ``text`` fits the box on one line."""
+    """The largest size up to ``max_size`` at which ``text`` fits the box on one line.
+    Its height is measured by its script: Latin, Cyrillic and Greek by the face's ascent
+    and descent; an Arabic script, whose letters reach far above and below and differ
+    word to word, by the word's own ink (docs/design.md §6.5)."""
     parts = runs(text, font)
     faces = [pdfmetrics.getFont(name).face for name in {name for _, name in parts}]
     height = max((face.ascent - face.descent) / 1000.0 for face in faces)
+    if is_arabic_script(text) and ink(text, font):
+        low, high = ink(text, font)
+        height = high - low
     one = sum(pdfmetrics.stringWidth(part, name, 1.0) for part, name in parts)
     size = min(max_size, box_w / one if one else max_size, box_h / height)
     size = int(size / SIZE_STEP) * SIZE_STEP
@@ -122,16 +141,18 @@ def actual_text_end(c):
     c._code.append("EMC")
 
 
-def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left"):
-    """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right)."""
-    parts = runs(text, font)
-    if len(parts) == 1 and not is_arabic_script(text):      # plain text: one call, no measuring twice
+def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left",
+              rtl: bool | None = None):
+    """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right);
+    ``rtl``: its paragraph's base direction (``shape``)."""
+    parts = runs(text, font, rtl)
+    if len(parts) == 1 and not is_arabic_script(text) and not rtl:     # plain text: one call, no measuring twice
         c.setFont(font, size)
         {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](x, y, text)
         return
     total = sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
     start = x - {"left": 0.0, "centre": total / 2, "right": total}[align]
-    shaped = shape(text)
+    shaped = shape(text, rtl)
     if shaped.actual is not None:
         actual_text_begin(c, shaped.actual)
     for part, name in parts:
@@ -152,6 +173,10 @@ def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = Fals
     if rotate180:
         c.rotate(180)
     c.setFillColor(fill)
-    # centre on the capital height, so upper-case words sit visually in the middle
-    draw_line(c, text, font, size, 0, -face.capHeight / 1000.0 * size / 2, "centre")
+    # Latin, Cyrillic, Greek: centred on the capital height, so upper-case words sit in the
+    # middle (tails and accents hang outside, as type does); an Arabic script: on its own ink
+    middle = face.capHeight / 1000.0 / 2
+    if is_arabic_script(text) and ink(text, font):
+        middle = sum(ink(text, font)) / 2
+    draw_line(c, text, font, size, 0, -middle * size, "centre")
     c.restoreState()

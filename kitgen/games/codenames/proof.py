@@ -21,7 +21,7 @@ from kitgen.games.codenames.model import Kit
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
 from kitgen.render import paint
 from kitgen.render.pdf import new_canvas
-from kitgen.render.text import missing_glyphs
+from kitgen.render.text import draw_line, missing_glyphs
 
 
 @dataclass
@@ -53,7 +53,7 @@ def _label_texts(messages) -> list[str]:
     for section in rules.sections:
         texts.append(section.heading)
         texts += [t for p in section.paragraphs for t in ([p] if isinstance(p, str) else p.values())]
-    texts += list(rules.variants.values())
+    texts += [t for v in rules.variants.values() for t in ([v] if isinstance(v, str) else v.values())]
     return [t for t in texts if isinstance(t, str)]
 
 
@@ -140,10 +140,10 @@ class Sheet:
             self.c.showPage()
         self.page += 1
         self.y = self.height - self.margin
-        self.c.setFont(self.font, self.sizes.footer)
         self.c.setFillColor(self.ink)
-        self.c.drawString(self.margin, self.margin / 2, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) "
-                                              f"\u00b7 kitgen {__version__} \u00b7 page {self.page}")
+        # the proof is written in English; a kit's name in another script is set inside it
+        draw_line(self.c, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) \u00b7 kitgen {__version__} "
+                  f"\u00b7 page {self.page}", self.font, self.sizes.footer, self.margin, self.margin / 2, rtl=False)
 
     def need(self, height: float):
         if self.y - height < self.margin:
@@ -154,9 +154,8 @@ class Sheet:
         points = self.sizes[size]
         self.need(points * self.style.line_spacing)
         self.y -= points * self.style.line_spacing
-        self.c.setFont(self.bold if bold else self.font, points)
         self.c.setFillColor(colour or self.ink)
-        self.c.drawString(self.margin + indent, self.y, text)
+        draw_line(self.c, text, self.bold if bold else self.font, points, self.margin + indent, self.y, rtl=False)
 
 
 STATUS_COLOURS = {"PASS": "blue", "FAIL": "red", "WARN": "bystander"}

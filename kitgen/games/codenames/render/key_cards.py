@@ -3,6 +3,7 @@ and the QR, all on the spymaster-facing front; the back reveals nothing."""
 
 from kitgen.games.codenames.key_deck import KeyCard
 from kitgen.games.codenames.render import cell_symbols
+from kitgen.messages import label, number as number_in
 from kitgen.render import paint, qr, text
 from kitgen.render.cards import CardSet, card_spec
 
@@ -56,7 +57,8 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
-        number = messages.labels.key_number.format(n=str(key.number).zfill(len(str(key.total))), total=key.total)
+        number = label(messages, "key_number", n=number_in(messages, key.number, len(str(key.total))),
+                       total=key.total)
         for style, shown in ((card.number, number), (card.kit_id, kit_id.upper())):
             font = fonts[style.font]
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
@@ -92,5 +94,4 @@ def _draw_left(c, shown: str, font: str, size: float, box, fill):
     x, y, _, h = box
     cap = pdfmetrics.getFont(font).face.capHeight / 1000.0 * size
     c.setFillColor(fill)
-    c.setFont(font, size)
-    c.drawString(x, y + (h - cap) / 2, shown)
+    text.draw_line(c, shown, font, size, x, y + (h - cap) / 2, "left")     # Persian digits: the Arabic face
