@@ -4,6 +4,7 @@ import pypdfium2 as pdfium
 import yaml
 
 from kitgen.games.codenames import build, kitfile, texts
+from kitgen.games.codenames.render.rules_sheet import for_edition
 
 
 def rules_text(tmp_path, rules: dict) -> str:
@@ -16,8 +17,9 @@ def rules_text(tmp_path, rules: dict) -> str:
     return " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in document)
 
 
-def norm(text: str) -> str:
-    return " ".join(text.split())
+def norm(text) -> str:
+    """A text (a variant's words-edition text) with its white space collapsed."""
+    return " ".join(for_edition(text, "words").split())
 
 
 def test_default_rules_state_every_default_variant(tmp_path):

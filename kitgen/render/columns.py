@@ -30,16 +30,18 @@ class Block:
     style: Style
     bullet: str = ""
     kind: str = ""              # a mark (drawn by the caller's draw_mark) leads the line
+    keep_with_next: bool = False    # a heading: never the last thing in a column
 
 
 @dataclass(frozen=True)
 class Styles:
-    """The layout's ``rules`` styles, ready to set: title, heading, body and bulleted body."""
+    """The layout's ``rules`` styles, ready to set: title, heading, body, bulleted body and credits."""
 
     title: Style
     heading: Style
     body: Style
     bullet: Style
+    credits: Style
 
 
 def styles(layout, fonts: dict[str, str]) -> Styles:
@@ -49,11 +51,13 @@ def styles(layout, fonts: dict[str, str]) -> Styles:
         return Style(fonts[spec.font], spec.size, spec.leading, paint.colour(layout, spec.colour), spec.space_before,
                      spec.space_after, indent)
 
-    return Styles(style(rules.title), style(rules.heading), style(rules.body), style(rules.body, rules.bullet_indent))
+    return Styles(style(rules.title), style(rules.heading), style(rules.body), style(rules.body, rules.bullet_indent),
+                  style(rules.credits))
 
 
 def wrap(content: str, style: Style, width: float) -> list[str]:
-    """Words in logical order, as many to a line as fit ``width``."""
+    """Words in logical order, as many to a line as fit ``width``; a paragraph of more than
+    one line does not end on a lone word (the line before gives it its last word)."""
     lines, current = [], ""
     for word in content.split():
         candidate = f"{current} {word}" if current else word
@@ -62,13 +66,92 @@ def wrap(content: str, style: Style, width: float) -> list[str]:
             current = word
         else:
             current = candidate
-    return lines + ([current] if current else [])
+    lines += [current] if current else []
+    if len(lines) > 1 and " " not in lines[-1]:
+        before = lines[-2].split(" ")
+        last = f"{before[-1]} {lines[-1]}"
+        if len(before) > 2 and text_mod.width(last, style.font, style.size) <= width:
+            lines[-2:] = [" ".join(before[:-1]), last]
+    return lines
+
+
+KEEP = 2     # a paragraph's first lines, and its last, stand at least this many together in a column
+
+
+def _run(lines, index: int) -> int:
+    """How many lines of the block of line ``index`` there are from it on."""
+    block, count = lines[index][0], 0
+    while index + count < len(lines) and lines[index + count][0] is block:
+        count += 1
+    return count
+
+
+def _kept(lines, index: int) -> int:
+    """How many lines from ``index`` must stand in one column with it: a paragraph's first
+    lines (no orphan at a column's foot), its last two (no widow at a column's head), and a
+    heading with the start of what follows it."""
+    block, _, first, _ = lines[index]
+    ahead = _run(lines, index)
+    if first and block.keep_with_next and index + ahead < len(lines):
+        return ahead + _kept(lines, index + ahead)          # headings in a row hold together too
+    if first:
+        return ahead if ahead < 2 * KEEP else KEEP           # too short to split without an orphan or a widow
+    return KEEP if ahead == KEEP else 1
+
+
+def _height(lines, index: int, count: int, at_top: bool) -> float:
+    """The room ``count`` lines from ``index`` take, with the space around their blocks."""
+    total = 0.0
+    for offset in range(count):
+        block, _, first, last = lines[index + offset]
+        if first and not (at_top and offset == 0):
+            total += block.style.space_before
+        total += block.style.leading
+        if last and offset < count - 1:
+            total += block.style.space_after
+    return total
+
+
+def place(lines, room: float) -> list[tuple[int, float]]:
+    """Each line's column (counted through the pages) and its top, as a drop from the
+    column's top, in columns ``room`` high: a column ends where the next line does not fit
+    or where what must stand together (``_kept``) would not."""
+    placed, column, y = [], 0, 0.0
+    for index, (block, _, first, last) in enumerate(lines):
+        if y > 0 and y + _height(lines, index, _kept(lines, index), at_top=False) > room:
+            column, y = column + 1, 0.0
+        if first and y > 0:
+            y += block.style.space_before
+        placed.append((column, y))
+        y += block.style.leading
+        if last:
+            y += block.style.space_after
+    return placed
+
+
+def balanced(lines, room: float, columns: int) -> list[tuple[int, float]]:
+    """``place`` on as few pages as the text needs; when that is more than one, its columns
+    are filled evenly (the shortest column height that keeps the page count), so the last
+    page is laid out on purpose, never a stub of a sentence or two."""
+    placed = place(lines, room)
+    pages = placed[-1][0] // columns + 1 if placed else 1
+    if pages == 1:
+        return placed
+    low, high = room / 2, room
+    for _ in range(20):                     # the least column height that still needs only ``pages`` pages
+        middle = (low + high) / 2
+        if place(lines, middle)[-1][0] // columns + 1 > pages:
+            low = middle
+        else:
+            high = middle
+    return place(lines, high)
 
 
 def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None) -> int:
     """Set ``blocks`` in the layout's ``rules`` columns on as many pages as they need (right
-    column first when ``rtl``), a footer on each; returns the page count. A block with a
-    ``kind`` is led by ``draw_mark(c, kind, x, y, size)``, a mark in a cell of ``size``."""
+    column first when ``rtl``; a text of more than one page in balanced columns), a footer on
+    each; returns the page count. A block with a ``kind`` is led by ``draw_mark(c, kind, x, y,
+    size)``, a mark in a cell of ``size``."""
     rules = layout.rules
     width, height = page_size
     margin, gap, columns = rules.margin, rules.column_gap, int(rules.columns)
@@ -78,37 +161,33 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     for block in blocks:
         wrapped = wrap(block.content, block.style, col_w - block.style.indent)
         lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
-    pages, slot, y = 1, 0, height - margin
-    for block, line, first, last in lines:
+    placed = balanced(lines, height - 2 * margin, columns)
+    pages = placed[-1][0] // columns + 1 if placed else 1
+    if pages > rules.max_pages:
+        raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
+    page = 0
+    for (block, line, first, _), (column, drop) in zip(lines, placed):
         style = block.style
-        if first and y < height - margin:
-            y -= style.space_before
-        if y - style.leading < margin:          # the column is full: the next one, or a new page
-            slot += 1
-            y = height - margin
-            if slot == columns:
-                _footer(c, layout, fonts, footer, page_size)
-                c.showPage()
-                pages, slot = pages + 1, 0
-                if pages > rules.max_pages:
-                    raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower "
-                                      "rules.margin")
-        left = margin + order[slot] * (col_w + gap)
-        y -= style.leading
+        if column // columns > page:
+            _footer(c, layout, fonts, footer, page_size)
+            c.showPage()
+            page = column // columns
+        left = margin + order[column % columns] * (col_w + gap)
+        y = height - margin - drop - style.leading
         baseline = y + (style.leading - style.size) / 2 + rules.baseline_rise
         c.setFillColor(style.colour)
         if rtl:
-            text_mod.draw_line(c, line, style.font, style.size, left + col_w - style.indent, baseline, "right")
+            text_mod.draw_line(c, line, style.font, style.size, left + col_w - style.indent, baseline, "right",
+                               rtl=True)
         else:
             text_mod.draw_line(c, line, style.font, style.size, left + style.indent, baseline, "left")
         if first and block.bullet:
             bullet_x = left + col_w if rtl else left
-            text_mod.draw_line(c, block.bullet, style.font, style.size, bullet_x, baseline, "right" if rtl else "left")
+            text_mod.draw_line(c, block.bullet, style.font, style.size, bullet_x, baseline, "right" if rtl else "left",
+                               rtl=rtl)
         if first and block.kind and draw_mark is not None:
             size = rules.legend_symbol
             draw_mark(c, block.kind, left + col_w - size if rtl else left, y + rules.legend.rise, size)
-        if last:
-            y -= style.space_after
     _footer(c, layout, fonts, footer, page_size)
     c.showPage()
     return pages

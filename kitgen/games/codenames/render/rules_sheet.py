@@ -9,6 +9,13 @@ from kitgen.render import columns, paint
 from kitgen.render.columns import Block, Style
 
 
+def for_edition(text, edition: str) -> str | None:
+    """A paragraph or variant of the rules as printed in ``edition``: a text is the same in
+    every edition; a mapping holds one text per edition (``words:``, ``pictures:``), and an
+    edition it leaves out does not print it at all (None)."""
+    return text if isinstance(text, str) else text.get(edition)
+
+
 def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, edition: str = "words",
           credits: tuple[str, ...] = ()) -> list[Block]:
     """The blocks of the rules sheet, in reading order."""
@@ -20,32 +27,33 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
     text = messages.rules
     variants = text.variants
 
-    flow = [Block(text.title, title), Block(text.intro, body)]
+    def blocks(values, style, **extra) -> list[Block]:
+        return [Block(t, style, **extra) for t in (for_edition(v, edition) for v in values) if t is not None]
+
+    flow = [Block(text.title, title, keep_with_next=True), Block(text.intro, body)]
     for section in text.sections:
-        flow.append(Block(section.heading, heading))
-        # a paragraph is the same for every edition, or one text per edition
-        flow += [Block(p if isinstance(p, str) else p[edition], body) for p in section.paragraphs]
+        flow.append(Block(section.heading, heading, keep_with_next=True))
+        flow += blocks(section.paragraphs, body)
         if section.id == "clues":
-            if switches.zero_clue:
-                flow.append(Block(variants.zero_clue, body))
-            if switches.unlimited_clue:
-                flow.append(Block(variants.unlimited_clue, body))
+            flow += blocks([variants.zero_clue] if switches.zero_clue else [], body)
+            flow += blocks([variants.unlimited_clue] if switches.unlimited_clue else [], body)
         if section.id == "guessing":
-            flow.append(Block(variants[f"plus_one_{switches.plus_one}"], body))
-    if switches.restrictions or switches.invalid_clue_penalty:
-        flow.append(Block(variants.restrictions_heading, heading))
-        flow += [Block(variants[f"restriction_{name}"], bullet, bullet="\u2022") for name in switches.restrictions]
-        if switches.invalid_clue_penalty:
-            flow.append(Block(variants.invalid_clue_penalty, body))
-    flow.append(Block(messages.labels.key_cards, heading))
+            flow += blocks([variants[f"plus_one_{switches.plus_one}"]], body)
+    restrictions = blocks([variants[f"restriction_{name}"] for name in switches.restrictions], bullet,
+                          bullet="\u2022")
+    penalty = blocks([variants.invalid_clue_penalty] if switches.invalid_clue_penalty else [], body)
+    if restrictions or penalty:
+        flow.append(Block(variants.restrictions_heading, heading, keep_with_next=True))
+        flow += restrictions + penalty
+    flow.append(Block(messages.labels.key_cards, heading, keep_with_next=True))
     flow.append(Block(text.key_card_help_pictures if edition == "pictures" else text.key_card_help, body))
     for kind, key in (("R", "legend_red"), ("B", "legend_blue"), ("N", "legend_bystander"), ("A", "legend_assassin")):
         flow.append(Block(messages.labels[key], legend, kind=kind))
-    flow.append(Block(messages.labels.tiles, heading))
+    flow.append(Block(messages.labels.tiles, heading, keep_with_next=True))
     flow.append(Block(text.tiles_help, body))
     if credits:
-        flow.append(Block(messages.labels.credits, heading))
-        flow += [Block(line, body) for line in credits]
+        flow.append(Block(messages.labels.credits, heading, keep_with_next=True))
+        flow += [Block(line, set_as.credits) for line in credits]
     return flow
 
 

@@ -201,17 +201,17 @@ def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credi
     numbers = {"suspects": counts.suspects, "crimes": counts.crimes, "locations": counts.locations,
                "evidence": counts.evidence_cards, "no_suspects": counts.no_suspect_tiles,
                "no_crimes": counts.no_crime_tiles}          # the theme's own numbers, not the classic city's
-    flow = [Block(text_of.title, title), Block(text_of.intro, body)]
+    flow = [Block(text_of.title, title, keep_with_next=True), Block(text_of.intro, body)]
     for section in text_of.sections:
-        flow.append(Block(section.heading, heading))
+        flow.append(Block(section.heading, heading, keep_with_next=True))
         flow += [Block(p.format(**numbers), body) for p in section.paragraphs]
-    flow.append(Block(messages.labels.aid_turn, heading))
+    flow.append(Block(messages.labels.aid_turn, heading, keep_with_next=True))
     flow += [Block(line, bullet, bullet="\u2022") for line in text_of.turn_summary]
-    flow.append(Block(messages.labels.tokens_title.split(":")[0], heading))
+    flow.append(Block(messages.labels.tokens_title.split(":")[0], heading, keep_with_next=True))
     flow.append(Block(text_of.substitutes, body))
     if credits:
-        flow.append(Block(messages.labels.credits, heading))
-        flow += [Block(line, body) for line in credits]
+        flow.append(Block(messages.labels.credits, heading, keep_with_next=True))
+        flow += [Block(line, set_as.credits) for line in credits]
     from kitgen import messages as messages_mod
 
     return columns.set_text(c, page_size, layout, fonts, flow, footer, messages_mod.is_rtl(messages.language))
