@@ -120,8 +120,8 @@ def test_svg_current_colour_is_the_layouts_picture_colour_in_rgb_and_cmyk(tmp_pa
     # the SVG's parse is shared: an RGB drawing after a CMYK one is RGB again (black: the renderer's start)
     assert icon_fills(layouts.load("default")) == {b"0 0 0 rg", b".101961 .101961 .101961 rg"}
     red = layout_with(tmp_path, "picture_card:\n  picture: {colour: red}\n")
-    assert b".776471 .184314 .184314 rg" in icon_fills(layouts.load(red))
-    assert b"0 .9 .85 .1 k" in icon_fills(layouts.load(red, ("cmyk",)))
+    assert b".878431 .32549 .239216 rg" in icon_fills(layouts.load(red))
+    assert b"0 .75 .75 0 k" in icon_fills(layouts.load(red, ("cmyk",)))
 
 
 def test_base_layout_says_how_many_codename_cards_a_sheet_holds(default_layout):
@@ -174,14 +174,14 @@ def test_an_svgs_own_colours_are_never_taken_for_its_current_colour(tmp_path):
     red = layouts.load(layout_with(tmp_path, "picture_card:\n  picture: {colour: red}\n"))
     own, current, faint = svg_fills(svg, red)
     assert own.hexval() == "0x" + STAND_INS[0][1:].lower()          # its own colour, kept
-    assert current.hexval() == "0xc62f2f" and current.alpha == 1     # the layout's red
-    assert faint.hexval() == "0xc62f2f" and faint.alpha == pytest.approx(0.25)   # its opacity kept
+    assert current.hexval() == "0xe0533d" and current.alpha == 1     # the layout's red
+    assert faint.hexval() == "0xe0533d" and faint.alpha == pytest.approx(0.25)   # its opacity kept
 
 
 @pytest.mark.parametrize("text, message", [
     ("rules:\n  max_pages: .nan\n", "rules.max_pages must be a number"),
     ("proof:\n  line_spacing: .inf\n", "proof.line_spacing must be a number"),
-    ("rules:\n  title: {size: 40pt}\n", "rules.title.leading (24pt) is less than its size (40pt)"),
+    ("rules:\n  title: {size: 40pt}\n", "rules.title.leading (22pt) is less than its size (40pt)"),
     ("rules:\n  legend_symbol: 8mm\n", "rules.legend.indent is less than rules.legend_symbol"),
     ("proof:\n  margin: 150mm\n", "proof.margin leaves no room for the proof on the paper"),
     ("calibration:\n  ruler: {step: 20mm}\n", "calibration.ruler.step must not be larger than its span"),

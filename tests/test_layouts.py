@@ -10,7 +10,7 @@ from kitgen.units import mm
 def test_default_layout_converts_units(default_layout):
     assert default_layout.key_card.size == pytest.approx((mm(57), mm(57)))
     assert default_layout.paper.sizes.letter == pytest.approx((612, 792))
-    assert default_layout.colours.red.cmyk == (0, 0.9, 0.85, 0.1)
+    assert default_layout.colours.red.cmyk == (0, 0.75, 0.75, 0)
 
 
 def write(tmp_path, name, text):

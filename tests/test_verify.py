@@ -228,4 +228,4 @@ def test_the_page_of_an_ink_saver_or_cmyk_kit_shows_full_colours(default_kit, tm
     result = kitgen("build", "--ink", "saver", "--color", "cmyk", "--keys", "2", "--out", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     page = (tmp_path / "out" / "classic-en" / "verify.html").read_bytes()
-    assert page == (default_kit[0] / "verify.html").read_bytes() and b"--red: #C62F2F;" in page
+    assert page == (default_kit[0] / "verify.html").read_bytes() and b"--red: #E0533D;" in page

@@ -114,14 +114,29 @@ class Page:
     cards: tuple[tuple[int, Placement], ...]        # (card index, where it goes)
 
 
+def centred(grid: Grid, count: int) -> tuple[Placement, ...]:
+    """The first ``count`` slots of a sheet, moved so that the block they make sits in the
+    middle of the page: a last sheet's rows down by half the rows it leaves empty, and a
+    lone short row across by half its empty columns as well."""
+    slots = grid.slots[:count]
+    if count >= grid.per_sheet or not count:
+        return slots
+    rows = -(-count // grid.cols)
+    down = (slots[(rows - 1) * grid.cols].y - grid.slots[-1].y) / 2
+    across = (grid.slots[grid.cols - 1].x - slots[-1].x) / 2 if rows == 1 else 0.0
+    return tuple(Placement(round(p.x + across, 4), round(p.y - down, 4), p.width, p.height, p.rotation)
+                 for p in slots)
+
+
 def paginate(count: int, grid: Grid, duplex: str, backs: bool = True) -> list[Page]:
-    """Pages for ``count`` double-sided cards: each front page followed by its back page."""
+    """Pages for ``count`` double-sided cards: each front page followed by its back page.
+    A last sheet that is not full has its cards centred on the page (``centred``)."""
     if duplex not in DUPLEX_MODES:
         raise KitgenError(f"unknown duplex mode {duplex!r}; use one of {', '.join(DUPLEX_MODES)}")
     pages = []
     for start in range(0, count, grid.per_sheet):
         indices = range(start, min(start + grid.per_sheet, count))
-        fronts = tuple((i, grid.slots[i - start]) for i in indices)
+        fronts = tuple(zip(indices, centred(grid, len(indices))))
         pages.append(Page("front", fronts))
         if backs:
             pages.append(Page("back", tuple(

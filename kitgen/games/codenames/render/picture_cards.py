@@ -6,13 +6,17 @@ from kitgen.render import paint, pictures, text
 from kitgen.render.cards import CardSet, card_spec
 
 
-def orientation_mark(c, box, fill):
-    """A right triangle filling the top-left corner of ``box``."""
+def orientation_mark(c, box, fill, radius: float = 0.0):
+    """A right triangle filling the top-left corner of ``box``, that corner rounded to
+    ``radius`` (so that it follows a rounded frame around it)."""
     x, y, w, h = box
     path = c.beginPath()
-    path.moveTo(x, y + h)
+    path.moveTo(x, y)
+    if radius:
+        path.arcTo(x, y + h - 2 * radius, x + 2 * radius, y + h, 180, -90)
+    else:
+        path.lineTo(x, y + h)
     path.lineTo(x + w, y + h)
-    path.lineTo(x, y)
     path.close()
     c.setFillColor(fill)
     c.drawPath(path, stroke=0, fill=1)
@@ -29,7 +33,7 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         frame = card.frame
         paint.stroke_box(c, (frame.inset, frame.inset, width - 2 * frame.inset, height - 2 * frame.inset),
                          paint.colour(layout, frame.colour), frame.width, frame.radius)
-        orientation_mark(c, card.mark.box, paint.colour(layout, card.mark.colour))
+        orientation_mark(c, card.mark.box, paint.colour(layout, card.mark.colour), card.mark.radius)
         if picture is None:
             return
         pictures.draw(c, picture, card.picture.box, card.picture.fit, fonts["label"], layout, card.picture.colour)
