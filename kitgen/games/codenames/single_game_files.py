@@ -55,12 +55,14 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
 
             codename_cards.check_words(kit.deck.words, layout, fonts, kit.deck.source)
         width, height = layouts.page_size(layout, kit.paper)
-        data = game_sheets.render(games, kit.edition, layout, fonts, messages, (max(width, height), min(width, height)),
-                                 f"{kit.name}: {count} game(s)")
+        size = (max(width, height), min(width, height))
+        game_sheets.check_words(games, kit.edition, layout, fonts, size, kit.deck.source)
+        data = game_sheets.render(games, kit.edition, layout, fonts, messages, size, f"{kit.name}: {count} game(s)")
         contents = {"games.pdf": data}
     else:
         colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in cell_symbols.type_colours(layout, k)[0].rgb())
                    for k in "RBNA"}
         contents = {name: text.encode("utf-8") for name, text in
-                    forum_boards.write_all(games, kit.edition, messages.labels, fmt, colours).items()}
+                    forum_boards.write_all(games, kit.edition, messages, fmt, colours,
+                                           language=kit.language).items()}
     return GameFiles(folder, _write(folder, contents), games, seed is None)

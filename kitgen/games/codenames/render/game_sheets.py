@@ -1,12 +1,28 @@
 """Single-game sheets: a board page per game (the words or pictures large enough
 to read across a classroom or to project), then a key page per game for the
-spymasters, each labelled with its game number and code."""
+spymasters, each headed by the same title as its board: the game's number and code.
+
+Every word of every board of a run is set in one size, the largest at which all of
+them fit their cells, so no board and no word stands out by the length of a word.
+A word's ink, not only its advance, keeps ``game_sheet.cell.padding`` clear of the
+inside of its cell's frame on either side (a J's hook reaches left of its origin)."""
 
 import io
 
+from reportlab.pdfbase import pdfmetrics
+
+from kitgen.errors import KitgenError
+from kitgen.fonts import glyph_ink
 from kitgen.games.codenames.render import key_cards, picture_cards
+from kitgen.messages import label
 from kitgen.render import paint, pictures, text
 from kitgen.render.pdf import new_canvas
+
+
+def page_title(game, messages) -> str:
+    """The title of a game's board page and of its key page alike (numbers in the
+    language's digits, the code as it is typed)."""
+    return label(messages, "game_title", n=game.number, total=game.total, code=game.code)
 
 
 def _title(c, line: str, layout, fonts, page_width: float, page_height: float):
@@ -18,48 +34,99 @@ def _title(c, line: str, layout, fonts, page_width: float, page_height: float):
                    "centre")
 
 
-def _board(c, game, edition, layout, fonts, messages, size):
+def _cells(edition, layout, size) -> list[tuple[float, float, float, float]]:
+    """Each board cell's frame (x, y, w, h), in the order of a game's items (top row first)."""
     width, height = size
     sheet = layout.game_sheet
-    margin, gap, cell, word = sheet.margin, sheet.gap, sheet.cell, sheet.word
-    _title(c, messages.labels.game_title.format(n=game.number, total=game.total, code=game.code),
-           layout, fonts, width, height)
+    margin, gap = sheet.margin, sheet.gap
     top = height - margin - sheet.board_top
     cell_w = (width - 2 * margin - (edition.cols - 1) * gap) / edition.cols
     cell_h = (top - margin - (edition.rows - 1) * gap) / edition.rows
+    return [(margin + col * (cell_w + gap), top - (row + 1) * cell_h - row * gap, cell_w, cell_h)
+            for row in range(edition.rows) for col in range(edition.cols)]
+
+
+def _inner(box, cell) -> tuple[float, float, float, float]:
+    """What a cell holds: its frame less the frame line's inner half and the padding, all round."""
+    inset = cell.width / 2 + cell.padding
+    x, y, w, h = box
+    return x + inset, y + inset, w - 2 * inset, h - 2 * inset
+
+
+def _overhang(word: str, font: str) -> float:
+    """How far, at size 1, the word's ink reaches beyond its advance, on the side where it reaches further."""
+    x = left = right = 0.0
+    for part, name in text.runs(word, font):
+        for char in part:
+            ink = glyph_ink(name, char)
+            if ink is not None:
+                left, right = min(left, x + ink[0]), max(right, x + ink[2])
+            x += pdfmetrics.stringWidth(char, name, 1.0)
+    return max(-left, right - x)
+
+
+def _fit(word: str, font: str, inner, style) -> text.Fit:
+    """``word`` fitted to a cell's inner box, ink and all: drawn centred on its advance, the
+    advance may take only the share of the width that leaves room for the ink beyond it."""
+    advance = text.width(word, font, 1.0)
+    room = inner[2] * advance / (advance + 2 * _overhang(word, font)) if advance else inner[2]
+    return text.fit(word, font, room, inner[3], style.size, style.min_size)
+
+
+def _word_fits(games, edition, layout, fonts, size) -> list[text.Fit]:
+    """Each word of the run (as printed, upper case), fitted to a board cell."""
+    sheet = layout.game_sheet
+    inner = _inner(_cells(edition, layout, size)[0], sheet.cell)
+    words = sorted({item.upper() for game in games for item in game.items if isinstance(item, str)})
+    return [_fit(word, fonts[sheet.word.font], inner, sheet.word) for word in words]
+
+
+def word_size(games, edition, layout, fonts, size) -> float:
+    """The one size of the words on every board of the run: the largest at which each of them fits its cell."""
+    return min((fit.size for fit in _word_fits(games, edition, layout, fonts, size)),
+               default=layout.game_sheet.word.size)
+
+
+def check_words(games, edition, layout, fonts, size, source: str):
+    """Every word of the run must fit a board cell at ``game_sheet.word.min_size`` or above."""
+    too_long = [fit.text for fit in _word_fits(games, edition, layout, fonts, size) if not fit.fits]
+    if too_long:
+        shown = ", ".join(too_long[:40]) + (f", and {len(too_long) - 40} more" if len(too_long) > 40 else "")
+        raise KitgenError(f"{len(too_long)} word(s) do not fit a board cell even at the minimum size: {shown}; "
+                          "shorten them or use a layout (--layout) with a smaller game_sheet.word.min_size",
+                          source=source)
+
+
+def _board(c, game, edition, layout, fonts, messages, size, words: float):
+    """A game's board page, its words set in ``words`` points."""
+    sheet = layout.game_sheet
+    cell, word, mark = sheet.cell, sheet.word, sheet.mark
+    _title(c, page_title(game, messages), layout, fonts, *size)
     frame = paint.colour(layout, cell.colour)
-    pad = cell.padding
-    words = [item.upper() for item in game.items if isinstance(item, str)]
-    inner_w, inner_h = cell_w - 2 * pad, cell_h - 2 * pad
-    # one size for the whole board, so no word stands out by its length
-    font = fonts[word.font]
-    size = min((text.fit(w, font, inner_w, inner_h, word.size, word.min_size).size for w in words),
-               default=word.size)
-    mark = sheet.mark
-    for r in range(edition.rows):
-        for col in range(edition.cols):
-            item = game.items[r * edition.cols + col]
-            box = (margin + col * (cell_w + gap), top - (r + 1) * cell_h - r * gap, cell_w, cell_h)
-            paint.stroke_box(c, box, frame, cell.width, cell.radius)
-            inner = (box[0] + pad, box[1] + pad, box[2] - 2 * pad, box[3] - 2 * pad)
-            if isinstance(item, str):
-                text.draw(c, item.upper(), font, size, inner, paint.colour(layout, word.colour))
-            else:
-                pictures.draw(c, item, inner, "contain", fonts["label"], layout, layout.picture_card.picture.colour)
-                picture_cards.orientation_mark(
-                    c, (box[0] + mark.inset, box[1] + box[3] - mark.inset - mark.size, mark.size, mark.size),
-                    paint.colour(layout, mark.colour))
+    for item, box in zip(game.items, _cells(edition, layout, size)):
+        paint.stroke_box(c, box, frame, cell.width, cell.radius)
+        inner = _inner(box, cell)
+        if isinstance(item, str):
+            text.draw(c, item.upper(), fonts[word.font], words, inner, paint.colour(layout, word.colour))
+        else:
+            pictures.draw(c, item, inner, "contain", fonts["label"], layout, layout.picture_card.picture.colour)
+            picture_cards.orientation_mark(
+                c, (box[0] + mark.inset, box[1] + box[3] - mark.inset - mark.size, mark.size, mark.size),
+                paint.colour(layout, mark.colour))
 
 
 def _key(c, game, edition, layout, fonts, messages, size):
+    """A game's key page: its board's title, the spymasters' note under it, the key card enlarged."""
     width, height = size
     sheet = layout.game_sheet
-    labels = messages.labels
-    title = labels.game_title.format(n=game.number, total=game.total, code=game.code)
-    _title(c, f"{title} \u00b7 {labels.key_back}", layout, fonts, width, height)
+    key, margin = sheet.key, sheet.margin
+    _title(c, page_title(game, messages), layout, fonts, width, height)
+    note = key.note
+    c.setFillColor(paint.colour(layout, note.colour))
+    text.draw_line(c, messages.labels.key_back, fonts[note.font], note.size, width / 2,
+                   height - margin - sheet.title.drop - note.drop, "centre")
     cards = key_cards.card_set((game.key,), [game.payload], layout, fonts, game.kit_id, edition, messages, "")
     card_w, card_h = cards.spec.width, cards.spec.height
-    key, margin = sheet.key, sheet.margin
     scale = min((width - 2 * margin) / card_w, (height - 2 * margin - key.room) / card_h, key.max_scale)
     c.saveState()
     c.translate((width - card_w * scale) / 2, (height - key.band - card_h * scale) / 2)
@@ -69,12 +136,15 @@ def _key(c, game, edition, layout, fonts, messages, size):
 
 
 def render(games, edition, layout, fonts, messages, size, title: str) -> bytes:
-    """All boards, then all keys, in one PDF."""
+    """All boards, their words in one size, then all keys, in one PDF."""
     buffer = io.BytesIO()
     c = new_canvas(buffer, size, fonts, title=title)
-    for draw in (_board, _key):
-        for game in games:
-            draw(c, game, edition, layout, fonts, messages, size)
-            c.showPage()
+    words = word_size(games, edition, layout, fonts, size)
+    for game in games:
+        _board(c, game, edition, layout, fonts, messages, size, words)
+        c.showPage()
+    for game in games:
+        _key(c, game, edition, layout, fonts, messages, size)
+        c.showPage()
     c.save()
     return buffer.getvalue()
