@@ -40,8 +40,8 @@ def cells_of(text: str, fmt: str) -> list[tuple[str, str | None]]:
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "html", "text"])
 def test_public_and_captain_boards_agree_with_the_key(fmt):
     games = dealt(2)
-    labels = texts.load("en").labels
-    files = forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS)
+    messages = texts.load("en")
+    files = forum_boards.write_all(games, editions.WORDS, messages, fmt, COLOURS, language="en")
     public = next(v for k, v in files.items() if k.startswith("public"))
     captain = next(v for k, v in files.items() if k.startswith("captain"))
     expected_words = [w.upper() for g in games for w in g.items]
@@ -59,9 +59,9 @@ def test_public_and_captain_boards_agree_with_the_key(fmt):
 @pytest.mark.parametrize("fmt", ["markdown", "bbcode", "html", "text"])
 def test_the_public_board_leaks_nothing_of_the_key(fmt):
     games = dealt(3)
-    labels = texts.load("en").labels
-    public = next(v for k, v in forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS).items()
-                  if k.startswith("public"))
+    messages = texts.load("en")
+    files = forum_boards.write_all(games, editions.WORDS, messages, fmt, COLOURS, language="en")
+    public = next(v for k, v in files.items() if k.startswith("public"))
     for symbol in forum_boards.SYMBOLS.values():
         assert symbol not in public
     for secret_text in ("Red", "Blue", "Bystander", "Assassin", "starts", "Spymasters only", "KG1:",
@@ -183,9 +183,9 @@ def test_forum_games_commit_to_their_keys_and_reveal_them_afterwards(tmp_path):
                                               + g.salt.encode()).hexdigest()
         assert commitment.SALT.fullmatch(g.salt) and commitment.DIGEST.fullmatch(g.commitment)
     assert len({g.salt for g in games}) == 2 and dealt(2) == games             # per game, and from the seed
-    labels = texts.load("en").labels
+    messages = texts.load("en")
     for fmt in ("markdown", "bbcode", "html", "text"):
-        files = forum_boards.write_all(games, editions.WORDS, labels, fmt, COLOURS)
+        files = forum_boards.write_all(games, editions.WORDS, messages, fmt, COLOURS, language="en")
         public = next(v for k, v in files.items() if k.startswith("public"))
         captain = next(v for k, v in files.items() if k.startswith("captain"))
         for g in games:
