@@ -77,14 +77,14 @@ def test_words_too_long_to_fit(tmp_path):
 
 
 def test_unknown_option(tmp_path):
-    bad(tmp_path, "--colour", "red", match="No such option '--colour'")
+    bad(tmp_path, "--colour", "red", match="unknown option --colour; did you mean --color")
 
 
 @pytest.mark.parametrize("args, match", [
     (("--keys", "0"), "--keys must be a whole number from 1"),
-    (("--keys", "many"), "'many' is not a valid integer"),
+    (("--keys", "many"), "--keys must be a whole number, not 'many'"),
     (("--paper", "b7"), "unknown paper 'b7'"),
-    (("--duplex", "diagonal"), "'diagonal' is not one of"),
+    (("--duplex", "diagonal"), "--duplex must be one of long, short, none, not 'diagonal'"),
 ])
 def test_bad_option_values(tmp_path, args, match):
     bad(tmp_path, *args, match=match)
