@@ -1,0 +1,77 @@
+"""Remake the README's preview images of the Codenames family from default builds.
+
+usage: python docs/previews.py
+
+Each preview is a page, or the top of a page, of a built PDF rendered with pypdfium2 (the
+deduction game's previews and the verify.html screenshot are made elsewhere: by hand from
+default builds, and by tests/test_web.py's browser)."""
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pypdfium2
+
+DOCS = Path(__file__).resolve().parent
+SHEET_DPI = 40            # a whole A4 sheet: 331 x 468 pixels
+CARD_PIXELS = 560         # a single face, its longer side
+
+
+def kitgen(*args: str, out: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "kitgen", *args, "--out", str(out)], check=True, capture_output=True)
+    folders = [p for p in out.iterdir() if p.is_dir()]
+    return folders[0] if folders else out
+
+
+def page(pdf: Path, index: int, dpi: float):
+    document = pypdfium2.PdfDocument(str(pdf))
+    return document[index].render(scale=dpi / 72).to_pil().convert("RGB")
+
+
+def face(pdf: Path, index: int):
+    """One face of a per-card PDF, its longer side CARD_PIXELS."""
+    document = pypdfium2.PdfDocument(str(pdf))
+    width, height = document[index].get_size()
+    return page(pdf, index, CARD_PIXELS / max(width, height) * 72)
+
+
+def top_of(pdf: Path, needle: str, size: tuple[int, int], dpi: float = 60):
+    """The top of the first page whose text holds ``needle``, ``size`` pixels."""
+    document = pypdfium2.PdfDocument(str(pdf))
+    index = next(i for i in range(len(document)) if needle in document[i].get_textpage().get_text_range())
+    return page(pdf, index, dpi).crop((0, 0, *size))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        shots = {}
+        for language in ("en", "fa"):
+            kit = kitgen("build", "--lang", language, "--per-card", out=tmp / language)
+            tail = "" if language == "en" else "-fa"
+            shots[f"preview-codename{tail}.png"] = face(kit / "codenames-cards.pdf", 0)
+            shots[f"preview-key-card{tail}.png"] = face(kit / "keys-cards.pdf", 0)
+            shots[f"preview-tiles{tail}.png"] = page(kit / "tiles.pdf", 0, SHEET_DPI)
+            shots[f"preview-rules{tail}.png"] = page(kit / "rules.pdf", 0, SHEET_DPI)
+            if language == "en":
+                shots["preview-codenames.png"] = page(kit / "codenames.pdf", 0, SHEET_DPI)
+                shots["preview-keys.png"] = page(kit / "keys.pdf", 0, SHEET_DPI)
+        pictures = kitgen("build", "--edition", "pictures", "--per-card", out=tmp / "pictures")
+        shots["preview-pictures.png"] = page(pictures / "codenames.pdf", 0, SHEET_DPI)
+        shots["preview-picture-key.png"] = face(pictures / "keys-cards.pdf", 0)
+        saver = kitgen("build", "--ink", "saver", "--per-card", out=tmp / "saver")
+        shots["preview-ink-saver-key.png"] = face(saver / "keys-cards.pdf", 0)
+        games = kitgen("game", "--count", "3", "--seed", "preview", out=tmp / "games")
+        shots["preview-game-board.png"] = page(next(games.rglob("games.pdf")), 0, 30)
+        kitgen("proof", out=tmp / "proof")
+        proof = next((tmp / "proof").rglob("*-proof.pdf"))
+        shots["preview-proof-words.png"] = top_of(proof, "Words at true size", (496, 300))
+        shots["preview-proof-keys.png"] = top_of(proof, "Key deck", (496, 380))
+        for name, image in shots.items():
+            image.save(DOCS / name, optimize=True)
+            print(f"{name} {image.size[0]} x {image.size[1]}")
+
+
+if __name__ == "__main__":
+    main()
