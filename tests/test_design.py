@@ -239,11 +239,12 @@ def _trim_pixels(pdf, index: int, dpi: float):
                                   round((height - y0) * s)))).astype(int)
 
 
-@pytest.mark.parametrize("edition, part", [("words", "codenames"), ("words", "tiles"), ("pictures", "codenames"),
-                                           ("pictures", "tiles")])
+@pytest.mark.parametrize("edition, part", [("words", "codenames"), ("words", "tiles"), ("words", "keys"),
+                                           ("pictures", "codenames"), ("pictures", "tiles"), ("pictures", "keys")])
 def test_nothing_shows_an_edge_within_3mm_of_the_trim(per_card, edition, part):
-    """Codename cards, picture cards and tiles: the strip 3 mm inside the trim is one
-    uniform colour on every face, so a cut 1 mm off leaves no uneven border."""
+    """Codename cards, picture cards, tiles and key fronts: nothing in the 3 mm inside the trim
+    runs along it (each strip is one colour from the trim inwards), so a cut 1 mm off leaves no
+    uneven border. (A key's back is striped all over, to the bleed: a texture with no edge.)"""
     dpi = 150
     pdf = per_card[edition] / f"{part}-cards.pdf"
     import pypdfium2
@@ -251,12 +252,17 @@ def test_nothing_shows_an_edge_within_3mm_of_the_trim(per_card, edition, part):
     pages = len(pypdfium2.PdfDocument(pdf))
 
     band = round(SAFE_ZONE_MM / 25.4 * dpi) - 1       # a pixel short of 3 mm: the pixel at 3 mm may be shared
-    for index in sorted({0, 1, pages // 2, pages - 2, pages - 1}):
+    faces = sorted({0, 1, pages // 2, pages - 2, pages - 1})
+    if part == "keys":
+        faces = list(range(0, pages, 2))                # fronts
+    for index in faces:
         pixels = _trim_pixels(pdf, index, dpi)
-        strip = np.concatenate([pixels[:band].reshape(-1, 3), pixels[-band:].reshape(-1, 3),
-                                pixels[:, :band].reshape(-1, 3), pixels[:, -band:].reshape(-1, 3)])
-        spread = (strip.max(axis=0) - strip.min(axis=0)).max()
-        assert spread <= 8, f"{pdf.name} page {index + 1}: the safe zone is not uniform ({spread})"
+        # each strip, from the trim inwards: one colour at every point along the edge (a colour
+        # block meeting the edge square on, like the pictures key's lights, is no edge to cut by)
+        for strip in (pixels[:band], pixels[-band:][::-1], pixels[:, :band].transpose(1, 0, 2),
+                      pixels[:, -band:][:, ::-1].transpose(1, 0, 2)):
+            spread = (strip.max(axis=0) - strip.min(axis=0)).max()
+            assert spread <= 8, f"{pdf.name} page {index + 1}: something shows within 3 mm of the trim ({spread})"
 
 
 def _lightness(rgb) -> float:
@@ -444,3 +450,63 @@ def test_no_paragraph_ends_on_a_lone_word(language):
                 last = f"{lines[-2].split()[-1]} {lines[-1]}"
                 if text.width(last, block.style.font, block.style.size) <= col_w - block.style.indent:
                     assert len(lines[-1].split()) >= 2, (language, lines[-2:])
+
+
+# --- point 8: the key card's composition ---------------------------------------------------------
+
+@pytest.mark.parametrize("layout_name", ["default", "pictures"])
+def test_key_card_grid_is_centred_and_as_large_as_the_panel_allows(layout_name):
+    """The grid stands as far from the panel's sides as from its top, is centred on the card,
+    and its cells are at least 45 mm² (they were 40 mm² and 50 mm²: the pictures key's grid was
+    narrower than its panel)."""
+    from kitgen.games.codenames import layout as layout_mod
+    from kitgen.games.codenames.editions import PICTURES, WORDS
+    from kitgen.games.codenames.render.key_cards import cell_boxes
+
+    layout = layout_mod.load(layout_name)
+    card = layout.key_card
+    width, height = card.size
+    inset = card.panel.inset
+    gx, gy, gw, gh = card.grid.box
+    left, right, top = gx - inset, width - inset - (gx + gw), height - inset - (gy + gh)
+    assert abs(left - right) < 0.01 and abs(left - top) < 0.01, (left, right, top)
+    edition = PICTURES if layout_name == "pictures" else WORDS
+    _, _, w, h = cell_boxes(layout, edition.rows, edition.cols)[0]
+    assert w * h >= 45 * (72 / 25.4) ** 2
+
+
+def test_key_card_band_lines_up(per_card):
+    """Under the grid, one band: the starting team's mark on the grid's left edge, the QR on its
+    right edge; the mark's top, the number's capitals and the QR's top on one line, the kit id
+    on the QR's foot (measured on the rendered card, within 0.2 mm); the QR with its quiet zone
+    at least 10 mm."""
+    from kitgen.games.codenames import layout as layout_mod
+
+    card = layout_mod.load("default").key_card
+    gx, gy, gw, gh = card.grid.box
+    sx, sy, sw, sh = card.start.box
+    qx, qy, qs, _ = card.qr.box
+    assert abs(sx - gx) < 0.01 and abs(qx + qs - (gx + gw)) < 0.01
+    assert abs(sy + sh - (qy + qs)) < 0.01
+    assert qs + 2 * min(qy - card.panel.inset, gy - qy - qs) >= 10 * 72 / 25.4
+    dpi = 600
+    pixels = _trim_pixels(per_card["words"] / "keys-cards.pdf", 0, dpi)
+    dark = (pixels @ np.array([0.299, 0.587, 0.114])) < 128
+    s = dpi / 72
+    height = card.size[1]
+
+    def ink_rows(x0, x1):           # the inked rows (top, bottom, in points from the card's top) of a strip
+        rows = np.nonzero(dark[:, round(x0 * s):round(x1 * s)].any(axis=1))[0]
+        return rows[0] / s, (rows[-1] + 1) / s
+
+    band_top = height - (qy + qs) - 0.5                 # from just above the band down to the panel
+    number_x0, number_x1 = card.number.box[0], card.number.box[0] + card.number.box[2]
+    band = dark[round(band_top * s):, :]
+    dark = np.zeros_like(dark)
+    dark[round(band_top * s):, :] = band
+    number_top, _ = ink_rows(number_x0, number_x1)
+    qr_top, qr_bottom = ink_rows(qx + 1, qx + qs - 1)
+    assert abs(number_top - qr_top) <= 0.2 * 72 / 25.4, (number_top, qr_top)
+    assert abs(qr_top - (height - qy - qs)) <= 0.2 * 72 / 25.4
+    kit_rows = np.nonzero(band[:, round(number_x0 * s):round(number_x1 * s)].any(axis=1))[0]
+    assert abs((kit_rows[-1] + 1) / s + band_top - qr_bottom) <= 0.2 * 72 / 25.4

@@ -181,6 +181,7 @@ def test_an_svgs_own_colours_are_never_taken_for_its_current_colour(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ("rules:\n  max_pages: .nan\n", "rules.max_pages must be a number"),
     ("proof:\n  line_spacing: .inf\n", "proof.line_spacing must be a number"),
+    ("key_card:\n  number: {align: middle}\n", "key_card.number.align must be one of top, centre, bottom"),
     ("rules:\n  title: {size: 40pt}\n", "rules.title.leading (22pt) is less than its size (40pt)"),
     ("rules:\n  legend_symbol: 8mm\n", "rules.legend.indent is less than rules.legend_symbol"),
     ("proof:\n  margin: 150mm\n", "proof.margin leaves no room for the proof on the paper"),

@@ -83,7 +83,8 @@ _bases: dict = {}
 
 
 def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
-    """The parts of a key card's front shared by every key of a team: lights and panel."""
+    """The parts of a key card's front shared by every key of a team: lights, panel and the
+    starting team's mark."""
     key = (id(layout), team, rows, scale)
     if key not in _bases:
         card = layout.key_card
@@ -96,11 +97,11 @@ def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
         for x, y, w, h in [(0, 0, width, band), (0, height - band, width, band), (0, 0, band, height),
                            (width - band, 0, band, height)][:edges]:
             drawing.box(x, y, w, h, fill)
-        for cx, cy in [(width / 2, band / 2), (width / 2, height - band / 2), (band / 2, height / 2),
-                       (width - band / 2, height / 2)][:edges]:
-            drawing.symbol(team, cx, cy, card.lights.symbol, mark)
         inset = card.panel.inset
         drawing.box(inset, inset, width - 2 * inset, height - 2 * inset, panel)
+        x, y, w, h = card.start.box
+        drawing.box(x, y, w, h, fill)
+        drawing.symbol(team, x + w / 2, y + h / 2, card.start.symbol * min(w, h), mark)
         if len(_bases) > 64:
             _bases.clear()
         _bases[key] = (layout, drawing.pixels)          # the layout is kept, so its id stays its own

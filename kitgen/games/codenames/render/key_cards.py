@@ -37,10 +37,13 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
                  (width - band, -bleed, band + bleed, height + 2 * bleed)][:edition.light_edges]
         for box in edges:
             paint.fill_box(c, box, fill)
-        centres = [(width / 2, band / 2), (width / 2, height - band / 2),
-                   (band / 2, height / 2), (width - band / 2, height / 2)][:edition.light_edges]
-        for cx, cy in centres:
-            cell_symbols.symbol(c, team, cx, cy, card.lights.symbol, mark)
+
+    def start_mark(c, team: str):
+        """The starting team's mark in the band: its colour and its symbol, large enough to read in grey."""
+        fill, mark = team_colour[team]
+        x, y, w, h = card.start.box
+        paint.fill_box(c, (x, y, w, h), fill, card.start.radius)
+        cell_symbols.symbol(c, team, x + w / 2, y + h / 2, card.start.symbol * min(w, h), mark)
 
     def front(c, i: int):
         key = keys[i]
@@ -54,6 +57,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
             fill, mark = team_colour[kind]
             paint.fill_box(c, (x, y, w, h), fill, grid.radius)
             cell_symbols.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
+        start_mark(c, key.starting_team)
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
@@ -62,7 +66,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         for style, shown in ((card.number, number), (card.kit_id, kit_id.upper())):
             font = fonts[style.font]
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
-            _draw_left(c, shown, font, size, style.box, ink[style.colour])
+            _draw_left(c, shown, font, size, style, ink[style.colour])
 
     def back(c, i: int):
         style = card.back
@@ -88,10 +92,13 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
     return CardSet("keys", title, card_spec(card), len(keys), front=front, back=back)
 
 
-def _draw_left(c, shown: str, font: str, size: float, box, fill):
+def _draw_left(c, shown: str, font: str, size: float, style, fill):
+    """A label from its box's left edge: its capitals at the box's top (``align: top``), on its
+    foot (``bottom``), or centred in it (``centre``)."""
     from reportlab.pdfbase import pdfmetrics
 
-    x, y, _, h = box
+    x, y, _, h = style.box
     cap = pdfmetrics.getFont(font).face.capHeight / 1000.0 * size
+    baseline = {"top": y + h - cap, "bottom": y, "centre": y + (h - cap) / 2}[style.align]
     c.setFillColor(fill)
-    text.draw_line(c, shown, font, size, x, y + (h - cap) / 2, "left")     # Persian digits: the Arabic face
+    text.draw_line(c, shown, font, size, x, baseline, "left")     # Persian digits: the Arabic face
