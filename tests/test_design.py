@@ -510,3 +510,26 @@ def test_key_card_band_lines_up(per_card):
     assert abs(qr_top - (height - qy - qs)) <= 0.2 * 72 / 25.4
     kit_rows = np.nonzero(band[:, round(number_x0 * s):round(number_x1 * s)].any(axis=1))[0]
     assert abs((kit_rows[-1] + 1) / s + band_top - qr_bottom) <= 0.2 * 72 / 25.4
+
+
+def test_the_orientation_mark_follows_its_frames_rounded_corner(per_card):
+    """The picture card's corner triangle is rounded as the frame around it is: its very corner
+    is background, a little further in it is the mark's colour."""
+    from kitgen.games.codenames import layout as layout_mod
+
+    card = layout_mod.load("pictures").picture_card
+    x, y, w, h = card.mark.box
+    dpi = 600
+    pixels = _trim_pixels(per_card["pictures"] / "codenames-cards.pdf", 0, dpi)
+    s = dpi / 72
+    top = card.size[1] - (y + h)                     # the mark's top, from the card's top
+
+    def at(u, v):                                    # a point on the card (points from the left and top)
+        return pixels[round(v * s), round(u * s)]
+
+    inset = 0.15 * 72 / 25.4
+    corner = at(x + inset, top + inset)
+    inside = at(x + card.mark.radius, top + inset * 2)
+    background = at(card.size[0] / 2, top + inset)
+    assert np.abs(corner - background).max() <= 8, (corner, background)
+    assert np.abs(inside - background).max() > 40, (inside, background)
