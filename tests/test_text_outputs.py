@@ -244,3 +244,42 @@ def test_html_boards_screenshot(browser, made, case, tmp_path):
         assert len(backgrounds) == (4 if side == "captain" else 0), backgrounds
         for colour in backgrounds:
             assert colour_share(image, colour) > 0.001, f"{colour} is not on the screen"
+
+
+ROWS = """return Array.from(document.querySelectorAll("table")).map(table =>
+    Array.from(table.querySelectorAll("tr")).map(tr =>
+        Array.from(tr.querySelectorAll("th, td")).map(cell => ({
+            text: cell.innerText.trim(), height: cell.getBoundingClientRect().height}))));"""
+
+
+@needs_chromium
+@html_sides
+@html_cases
+def test_markdown_boards_render_in_a_browser_without_an_empty_row(browser, made, case, side, tmp_path):
+    """The Markdown boards rendered as GitHub renders tables (markdown-it-py, CommonMark with
+    tables), shown in Chromium and photographed: one table per game, exactly the board's rows,
+    every cell holding its word (no empty header row), and the screenshot not blank."""
+    from markdown_it import MarkdownIt
+    from PIL import Image
+
+    path, games = board_file(made, case, "markdown", side)
+    edition = editions.EDITIONS[case[1]]
+    page = tmp_path / f"{case_id(case)}-{side}-markdown.html"
+    body = MarkdownIt("commonmark").enable("table").render(path.read_text("utf-8"))
+    page.write_text(f'<!DOCTYPE html><html lang="{case[0]}"><head><meta charset="utf-8"></head>'
+                    f'<body>{body}</body></html>', "utf-8")
+    open_file(browser, page)
+    shown = browser.execute_script(ROWS)
+    assert len(shown) == len(games)
+    for table, game in zip(shown, games):
+        assert len(table) == edition.rows, "an extra or a missing row"
+        words = [forum_boards._name(item) for item in game.items]
+        for row, cells in enumerate(table):
+            wanted = words[row * edition.cols:(row + 1) * edition.cols]
+            # a captain's cell is the word, then its symbol and type's name
+            assert [c["text"][:len(w)] for c, w in zip(cells, wanted)] == wanted
+            assert len(cells) == edition.cols and all(c["height"] > 5 for c in cells), "an empty row"
+    png = browser.get_screenshot_as_png()
+    (tmp_path / f"{case_id(case)}-{side}-markdown.png").write_bytes(png)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert len(image.getcolors(image.width * image.height)) > 1, "a blank screenshot"
