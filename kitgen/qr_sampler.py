@@ -25,14 +25,15 @@ def _pattern(side: int) -> np.ndarray:
     return out
 
 
-def _find(patch: np.ndarray, pattern: np.ndarray, centre: tuple[float, float], module: float):
-    """The centre of ``pattern`` (in modules) drawn at ``module`` pixels, searched around
-    ``centre``, and its correlation."""
+def _find(patch: np.ndarray, pattern: np.ndarray, centre: tuple[float, float], module: float,
+          search: float = SEARCH):
+    """The centre of ``pattern`` (in modules) drawn at ``module`` pixels, searched ``search``
+    modules around ``centre``, and its correlation."""
     import cv2
 
     big = cv2.resize(pattern, None, fx=module, fy=module, interpolation=cv2.INTER_NEAREST)
     half = big.shape[0] / 2
-    reach = SEARCH * module
+    reach = search * module
     x0, y0 = int(max(centre[0] - half - reach, 0)), int(max(centre[1] - half - reach, 0))
     x1 = int(min(centre[0] + half + reach + 1, patch.shape[1]))
     y1 = int(min(centre[1] + half + reach + 1, patch.shape[0]))
@@ -44,17 +45,19 @@ def _find(patch: np.ndarray, pattern: np.ndarray, centre: tuple[float, float], m
     return (x0 + bx + half, y0 + by + half), float(best)
 
 
-def finders(patch: np.ndarray, start: float, modules: int, module: float, min_match: float = 0.5):
+def finders(patch: np.ndarray, start: float, modules: int, module: float, min_match: float = 0.5,
+            search: float = SEARCH):
     """The centres of the three finder patterns of a QR of ``modules`` modules whose
-    top-left corner is near (start, start), keyed by their centres in module units, or
-    None when one of them does not show (correlation under ``min_match``)."""
+    top-left corner is near (start, start) -- each searched ``search`` modules around its
+    place -- keyed by their centres in module units, or None when one of them does not show
+    (correlation under ``min_match``)."""
     patch = patch.astype(np.float32)
     where = {(3.5, 3.5): (start + 3.5 * module, start + 3.5 * module),
              (modules - 3.5, 3.5): (start + (modules - 3.5) * module, start + 3.5 * module),
              (3.5, modules - 3.5): (start + 3.5 * module, start + (modules - 3.5) * module)}
     found = {}
     for grid_point, guess in where.items():
-        centre, score = _find(patch, _pattern(7), guess, module)
+        centre, score = _find(patch, _pattern(7), guess, module, search)
         if centre is None or score < min_match:
             return None
         found[grid_point] = centre
@@ -67,7 +70,8 @@ def alignment_centre(modules: int) -> float | None:
     return None if version < 2 else modules - 7 + 0.5
 
 
-def read(patch: np.ndarray, start: float, modules: int, module: float, min_match: float = 0.5):
+def read(patch: np.ndarray, start: float, modules: int, module: float, min_match: float = 0.5,
+         search: float = SEARCH):
     """The text of a QR of ``modules`` modules whose top-left corner is near (start, start)
     in ``patch`` (grey, 8-bit) at ``module`` pixels a module, and its corners in the patch
     (top-left, top-right, bottom-right, bottom-left); or None."""
@@ -77,7 +81,7 @@ def read(patch: np.ndarray, start: float, modules: int, module: float, min_match
     from kitgen import registration
 
     patch = patch.astype(np.float32)
-    found = finders(patch, start, modules, module, min_match)
+    found = finders(patch, start, modules, module, min_match, search)
     if found is None:
         return None
     (tl, tr, bl) = found.values()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from kitgen import qr_sampler, registration, scans
+from kitgen import layouts, qr_sampler, registration, scans
 from kitgen.games.codenames import verify
 from kitgen.render import qr
 
@@ -120,7 +120,8 @@ def sheet_photo(kit, seed, tmp_path, whole=True, damage=None):
         entry = next(e for e in on_page if e["number"] == damage)
         left, top, right, bottom = card_box(entry, page)
         s = DPI / 72 * 72 / 25.4                          # pixels a mm
-        qx, qy = left + 38.9 * s, bottom - (6 + 12) * s     # the QR box of the layout
+        box = layouts.load("default").key_card.qr.box                 # the QR box of the layout, in points
+        qx, qy = left + box[0] * DPI / 72, bottom - (box[1] + box[3]) * DPI / 72
         draw = ImageDraw.Draw(page)
         rng = random.Random(seed)
         for _ in range(60):
@@ -303,3 +304,28 @@ def test_fixture_photos_verify(default_kit):
         assert result.returncode == want["exit"], (name, result.stdout)
         for line in want["lines"]:
             assert line in result.stdout, (name, result.stdout)
+
+
+@pytest.mark.parametrize("off", [(0, 0), (8, -6), (-9, 9)])
+def test_a_neighbours_qr_is_found_when_its_predicted_place_is_modules_off(kit, off):
+    """A card on a sheet is looked for where a neighbour's map puts it; that map, carried a card
+    further, may be many modules off. The finder patterns are then searched further out, and
+    the code is still read (a soft photo: blurred beyond what zxing reads whole)."""
+    import cv2
+
+    from kitgen.games.codenames import photos
+
+    folder, manifest, page_of = kit
+    entry = manifest["keys"][4]
+    page = np.asarray(page_of(entry["page"]).convert("L"))
+    grey = cv2.GaussianBlur(page, (0, 0), 2.2)
+    layout = layouts.load("default")
+    s = DPI / 72
+    x0, _, _, y1 = entry["card"]
+    modules = len(qr.matrix(entry["payload"]))
+    module = layout.key_card.qr.box[2] / modules                        # points
+    dx, dy = off[0] * module, off[1] * module
+    # the card (points, y down from its top-left) to the page's pixels, shifted by ``off`` modules
+    matrix = np.array([[s, 0, (x0 + dx) * s], [0, s, (page.shape[0] / s - y1 + dy) * s], [0, 0, 1]])
+    code, finders = photos.look_for_qr(grey, matrix, layout, modules)
+    assert finders and code is not None and code.text == entry["payload"]

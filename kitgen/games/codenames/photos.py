@@ -23,7 +23,11 @@ from kitgen.render import paint, qr
 COARSE_TO_FINE = (0.7, 1.4, 2.8)    # ECC scales, pixels per point (about 2, 4 and 8 per mm)
 READ_SCALE = (1.5, 3.5)             # the flattened card's pixels per point: the photo's own, within these
 QR_LOOK_SCALE = 6.0                 # pixels per module when a neighbour's QR is looked for
-QR_MARGIN = 0.25                    # of the QR's size, around it, when it is looked for
+QR_MARGIN = 0.25                    # of the QR's size, around it, that must be in the photo
+QR_REACH = 0.6                      # of the QR's size, around its predicted place, that is looked at
+# modules the finder patterns are searched around their predicted places: near first; then far, for
+# a card whose place was extrapolated across the sheet through a map a little off
+QR_SEARCH = (2.5, 10.0)
 QR_AGREEMENT = 2.5                  # modules the refined map may move the QR's corners
 FINDER_MATCH = 0.55                 # correlation with the three finder patterns that means "a QR is here"
 
@@ -214,19 +218,21 @@ def look_for_qr(grey: np.ndarray, matrix: np.ndarray, layout, modules: int):
     QR is in view, read or not)."""
     (x0, y0), _, (x2, _), _ = qr_on_card(layout)
     size = x2 - x0
-    pad = size * QR_MARGIN
+    pad = size * QR_REACH
     scale = QR_LOOK_SCALE * modules / size
     region = shifted(matrix, x0 - pad, y0 - pad)
     patch = registration.rectify(grey, region, scale, (size + 2 * pad, size + 2 * pad), fill=255)
     start = pad * scale
     found = [(c.text, c.corners) for c in scans.find_codes(patch)]
-    for count in (modules, modules + 4, modules - 4):
-        if found:
-            break
-        sampled = qr_sampler.read(patch, start, count, scale * size / count)
-        found = [sampled] if sampled else []
+    for search in QR_SEARCH:
+        for count in (modules, modules + 4, modules - 4):
+            if found:
+                break
+            sampled = qr_sampler.read(patch, start, count, scale * size / count, search=search)
+            found = [sampled] if sampled else []
     if not found:
-        return None, qr_sampler.finders(patch, start, modules, scale * size / modules, FINDER_MATCH) is not None
+        return None, any(qr_sampler.finders(patch, start, modules, scale * size / modules, FINDER_MATCH, search)
+                         is not None for search in QR_SEARCH)
     text, corners = min(found, key=lambda f: math.dist(np.mean(f[1], axis=0), (patch.shape[1] / 2,) * 2))
     mapped = registration.apply(region, [(x / scale, y / scale) for x, y in corners])
     return scans.Code(text, tuple((float(x), float(y)) for x, y in mapped)), True

@@ -330,10 +330,13 @@ def _search_sheet(photo, grey, where: str, secret: Secret | None, layout, placed
             card_px = math.dist(here, centre) * lay.key_card.size[0] / max(math.hypot(dx, dy), 1e-9)
             if any(math.dist(centre, k) < card_px / 2 for k in known):       # a card already seen there
                 continue
-            known.append(centre)
             if not photos.qr_in_view(there, lay, grey.shape):
                 continue
+            # looked for from each card found next to it (a nearer card predicts its place better),
+            # and once found or reported, no more
             code, finders = photos.look_for_qr(grey, there, lay, modules)
+            if code is not None or finders:
+                known.append(centre)
             if code is not None and scans.payload_of(code.text) not in found_payloads:
                 result, card = _check_code(code, photo, grey, where, secret, layout)
                 out.append(result)
