@@ -129,18 +129,23 @@ def place(lines, room: float) -> list[tuple[int, float]]:
     return placed
 
 
+def page_count(placed, columns: int) -> int:
+    """The pages that lines ``place``d in columns of ``columns`` to a page fill."""
+    return placed[-1][0] // columns + 1 if placed else 1
+
+
 def balanced(lines, room: float, columns: int) -> list[tuple[int, float]]:
     """``place`` on as few pages as the text needs; when that is more than one, its columns
     are filled evenly (the shortest column height that keeps the page count), so the last
     page is laid out on purpose, never a stub of a sentence or two."""
     placed = place(lines, room)
-    pages = placed[-1][0] // columns + 1 if placed else 1
+    pages = page_count(placed, columns)
     if pages == 1:
         return placed
     low, high = room / 2, room
     for _ in range(20):                     # the least column height that still needs only ``pages`` pages
         middle = (low + high) / 2
-        if place(lines, middle)[-1][0] // columns + 1 > pages:
+        if page_count(place(lines, middle), columns) > pages:
             low = middle
         else:
             high = middle
@@ -162,7 +167,7 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
         wrapped = wrap(block.content, block.style, col_w - block.style.indent)
         lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
     placed = balanced(lines, height - 2 * margin, columns)
-    pages = placed[-1][0] // columns + 1 if placed else 1
+    pages = page_count(placed, columns)
     if pages > rules.max_pages:
         raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
     page = 0

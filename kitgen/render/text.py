@@ -122,9 +122,9 @@ def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_s
     parts = runs(text, font)
     faces = [pdfmetrics.getFont(name).face for name in {name for _, name in parts}]
     height = max((face.ascent - face.descent) / 1000.0 for face in faces)
-    if is_arabic_script(text) and ink(text, font):
-        low, high = ink(text, font)
-        height = high - low
+    extent = is_arabic_script(text) and ink(text, font)
+    if extent:
+        height = extent[1] - extent[0]
     one = sum(pdfmetrics.stringWidth(part, name, 1.0) for part, name in parts)
     size = min(max_size, box_w / one if one else max_size, box_h / height)
     size = int(size / SIZE_STEP) * SIZE_STEP
@@ -176,7 +176,8 @@ def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = Fals
     # Latin, Cyrillic, Greek: centred on the capital height, so upper-case words sit in the
     # middle (tails and accents hang outside, as type does); an Arabic script: on its own ink
     middle = face.capHeight / 1000.0 / 2
-    if is_arabic_script(text) and ink(text, font):
-        middle = sum(ink(text, font)) / 2
+    extent = is_arabic_script(text) and ink(text, font)
+    if extent:
+        middle = sum(extent) / 2
     draw_line(c, text, font, size, 0, -middle * size, "centre")
     c.restoreState()

@@ -17,7 +17,7 @@ import numpy as np
 from kitgen import qr_sampler, registration, scans
 from kitgen.games.codenames import symbols
 from kitgen.games.codenames.editions import edition_for_rows
-from kitgen.games.codenames.render import cell_symbols
+from kitgen.games.codenames.render import cell_symbols, key_cards
 from kitgen.render import paint, qr
 
 COARSE_TO_FINE = (0.7, 1.4, 2.8)    # ECC scales, pixels per point (about 2, 4 and 8 per mm)
@@ -96,10 +96,7 @@ def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
         panel = _grey(paint.colour(layout, card.panel.colour))
         drawing = Drawing(width, height, scale, panel)
         fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, team))
-        band = card.lights.width
-        edges = edition_for_rows(rows).light_edges
-        for x, y, w, h in [(0, 0, width, band), (0, height - band, width, band), (0, 0, band, height),
-                           (width - band, 0, band, height)][:edges]:
+        for x, y, w, h in key_cards.light_boxes(card, edition_for_rows(rows).light_edges, 0):
             drawing.box(x, y, w, h, fill)
         inset = card.panel.inset
         drawing.box(inset, inset, width - 2 * inset, height - 2 * inset, panel)
@@ -116,12 +113,10 @@ def card_template(layout, grid: tuple[str, ...], team: str, qr_text: str, scale:
     """The front of a key card in grey, ``scale`` pixels per point, y down, trim only:
     lights, panel, cells with their symbols and the QR. The number and kit id are left
     out (their text depends on the kit's language)."""
-    from kitgen.games.codenames.render.key_cards import cell_boxes
-
     card = layout.key_card
     drawing = Drawing(*card.size, scale, 0)
     drawing.pixels = _base(layout, team, len(grid), scale).copy()
-    for kind, (x, y, w, h) in zip("".join(grid), cell_boxes(layout, len(grid), len(grid[0]))):
+    for kind, (x, y, w, h) in zip("".join(grid), key_cards.cell_boxes(layout, len(grid), len(grid[0]))):
         fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, kind))
         drawing.box(x, y, w, h, fill)
         drawing.symbol(kind, x + w / 2, y + h / 2, card.grid.symbol * min(w, h), mark)

@@ -52,9 +52,14 @@ def _label_texts(messages) -> list[str]:
     texts += [rules.title, rules.intro, rules.key_card_help, rules.tiles_help]
     for section in rules.sections:
         texts.append(section.heading)
-        texts += [t for p in section.paragraphs for t in ([p] if isinstance(p, str) else p.values())]
-    texts += [t for v in rules.variants.values() for t in ([v] if isinstance(v, str) else v.values())]
+        texts += _every_edition(section.paragraphs)
+    texts += _every_edition(rules.variants.values())
     return [t for t in texts if isinstance(t, str)]
+
+
+def _every_edition(values) -> list[str]:
+    """Each text, in every edition that prints it (a text, or a mapping of one per edition)."""
+    return [t for v in values for t in ([v] if isinstance(v, str) else v.values())]
 
 
 def examine(kit: Kit) -> Proof:

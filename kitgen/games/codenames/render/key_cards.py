@@ -18,6 +18,17 @@ def cell_boxes(layout, rows: int, cols: int) -> list[tuple[float, float, float, 
             for row in range(rows) for col in range(cols)]
 
 
+def light_boxes(card, light_edges: int, bleed: float) -> list[tuple[float, float, float, float]]:
+    """The starting team's light bands [x, y, w, h] on the upright card, running ``bleed`` past the
+    trim: bottom, top, left, right; the pictures edition lights two opposite edges."""
+    width, height = card.size
+    band = card.lights.width
+    return [(-bleed, -bleed, width + 2 * bleed, band + bleed),
+            (-bleed, height - band, width + 2 * bleed, band + bleed),
+            (-bleed, -bleed, band + bleed, height + 2 * bleed),
+            (width - band, -bleed, band + bleed, height + 2 * bleed)][:light_edges]
+
+
 def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict[str, str],
              kit_id: str, edition, messages, title: str) -> CardSet:
     card = layout.key_card
@@ -28,14 +39,8 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
     team_colour = {k: cell_symbols.type_colours(layout, k) for k in "RBNA"}
 
     def lights(c, team: str):
-        fill, mark = team_colour[team]
-        band = card.lights.width
-        # edges in order bottom, top, left, right; the pictures edition lights two opposite edges
-        edges = [(-bleed, -bleed, width + 2 * bleed, band + bleed),
-                 (-bleed, height - band, width + 2 * bleed, band + bleed),
-                 (-bleed, -bleed, band + bleed, height + 2 * bleed),
-                 (width - band, -bleed, band + bleed, height + 2 * bleed)][:edition.light_edges]
-        for box in edges:
+        fill, _ = team_colour[team]
+        for box in light_boxes(card, edition.light_edges, bleed):
             paint.fill_box(c, box, fill)
 
     def start_mark(c, team: str):
