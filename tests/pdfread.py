@@ -244,11 +244,13 @@ class Shown:
 
 @dataclass(frozen=True)
 class Filled:
-    """One filled path."""
+    """One filled path, or a 1-bit image mask painted in the fill colour (its unit square's box as
+    one rect, ``segments`` 0)."""
 
     rects: tuple                     # page-space boxes (x0, y0, x1, y1) of its `re` rectangles
     segments: int                    # its other construction operators (m, l, c, v, y)
     fill: tuple
+    mask: bool = False               # an image mask (a QR code): rects holds its box
 
     @property
     def bbox(self):
@@ -260,8 +262,9 @@ INITIAL_COLOUR = {"DeviceGray": (0.0,), "DeviceRGB": (0.0, 0.0, 0.0), "DeviceCMY
 
 
 def interpret(pdf: Pdf, page: dict) -> tuple[list[Shown], list[Filled]]:
-    """Run a page's content stream: every string shown and every path filled,
-    with the fill colour in force."""
+    """Run a page's content stream: every string shown and every path filled (and every
+    image mask painted), with the fill colour in force; a Form XObject (``Do``) is run in place,
+    through its /Matrix, with its own resources."""
     fonts = pdf.fonts(page)
     widths = {}
     gs = {"ctm": IDENTITY, "fill": ("DeviceGray", (0.0,)), "font": None, "size": 0.0,
@@ -304,12 +307,42 @@ def interpret(pdf: Pdf, page: dict) -> tuple[list[Shown], list[Filled]]:
         tlm = mul((1, 0, 0, 1, tx, ty), tlm)
         tm = tlm
 
-    operands = []
-    for value, _ in values(pdf.content(page)):
-        if not isinstance(value, Op):
-            operands.append(value)
-            continue
-        op, args, operands = value, operands, []
+    def run(content: bytes, resources):
+        nonlocal gs
+        operands, image, is_mask = [], None, False
+        for value, _ in values(content):
+            if isinstance(image, list) and not (isinstance(value, Op) and value == "ID"):
+                image.append(value)                     # the inline image's dictionary
+                continue
+            if not isinstance(value, Op):
+                operands.append(value)
+                continue
+            op, args, operands = value, operands, []
+            if op == "BI":
+                image = []
+            elif op == "ID":
+                image = dict(zip(image[::2], image[1::2]))
+                is_mask = image.get("IM", image.get("ImageMask")) == "true"
+            elif op == "EI":
+                if is_mask:
+                    xs, ys = zip(*(apply(gs["ctm"], u, v) for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))))
+                    filled.append(Filled(((min(xs), min(ys), max(xs), max(ys)),), 0, gs["fill"], True))
+                image = None
+            elif op == "Do":
+                ref = pdf.resolve(pdf.resolve(pdf.resolve(resources) or {}).get("XObject", {}))[str(args[0])]
+                form = pdf.resolve(ref)
+                if form.get("Subtype") != "Form":
+                    raise NotImplementedError(f"an XObject of subtype {form.get('Subtype')}")
+                saved.append(dict(gs))
+                gs["ctm"] = mul(tuple(form.get("Matrix", IDENTITY)), gs["ctm"])
+                fonts.update(pdf.fonts(form))
+                run(pdf.stream(ref), form.get("Resources"))
+                gs = saved.pop()
+            else:
+                step(op, args)
+
+    def step(op, args):
+        nonlocal gs, tm, tlm, blocks, rects, segments
         if op == "q":
             saved.append(dict(gs))
         elif op == "Q":
@@ -365,9 +398,10 @@ def interpret(pdf: Pdf, page: dict) -> tuple[list[Shown], list[Filled]]:
             rects, segments = [], 0
         elif op in ("S", "s", "n"):
             rects, segments = [], 0
-        elif op == "Do":
-            raise NotImplementedError("an XObject: this reader does not look inside forms")
+
+    run(pdf.content(page), page.get("Resources"))
     return shown, filled
+
 
 
 def pure_k(fill) -> bool:

@@ -3,7 +3,7 @@
 from kitgen.errors import KitgenError
 from kitgen.games.codenames import checks
 from kitgen.games.codenames.model import CodenameCard
-from kitgen.render import paint, text
+from kitgen.render import forms, paint, text
 from kitgen.render.cards import CardSet, card_spec
 
 
@@ -29,13 +29,16 @@ def check_words(words, layout, fonts: dict[str, str], source: str):
 
 
 def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], title: str) -> CardSet:
+    """Every face is the same card with its own word: the card (background, frame, divider, word
+    bar) is a Form XObject drawn once per PDF (docs/design.md §8.10), the words drawn on it."""
     card = layout.codename_card
     width, height = card.size
     ink = {name: paint.colour(layout, name) for name in layout.colours}      # once, not per face
     frame, divider, bar = card.frame, card.divider, card.word_bar
+    b = card.bleed
+    blank = forms.name("codename card", repr(card), repr(ink))
 
-    def face(c, word: str | None):
-        b = card.bleed
+    def art(c):
         if card.background != "paper" or b:         # white on white paper is no ink and no work
             paint.fill_box(c, (-b, -b, width + 2 * b, height + 2 * b), ink[card.background])
         inset = frame.inset
@@ -45,6 +48,9 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         c.setStrokeColor(ink[divider.colour])
         c.line(divider.inset, divider.y, width - divider.inset, divider.y)
         paint.fill_box(c, bar.box, ink[bar.colour], bar.radius)
+
+    def face(c, word: str | None):
+        forms.place(c, blank, (-b, -b, width + b, height + b), art)
         if word is None:
             return
         for style, flipped in ((card.word, False), (card.word_flipped, True)):

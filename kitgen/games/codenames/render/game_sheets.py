@@ -15,7 +15,7 @@ from kitgen.errors import KitgenError
 from kitgen.fonts import glyph_ink
 from kitgen.games.codenames.render import key_cards, picture_cards
 from kitgen.messages import label
-from kitgen.render import paint, pictures, text
+from kitgen.render import forms, paint, pictures, text
 from kitgen.render.pdf import new_canvas
 
 
@@ -98,16 +98,24 @@ def check_words(games, edition, layout, fonts, size, source: str):
 
 
 def _board(c, game, edition, layout, fonts, messages, size, words: float):
-    """A game's board page, its words set in ``words`` points."""
+    """A game's board page, its words set in ``words`` points; the cells' frames, the same on
+    every board, are drawn once per PDF (a form)."""
     sheet = layout.game_sheet
     cell, word, mark = sheet.cell, sheet.word, sheet.mark
     _title(c, page_title(game, messages), layout, fonts, *size)
     frame = paint.colour(layout, cell.colour)
-    for item, box in zip(game.items, _cells(edition, layout, size)):
-        paint.stroke_box(c, box, frame, cell.width, cell.radius)
+    boxes = _cells(edition, layout, size)
+
+    def frames(c):
+        for box in boxes:
+            paint.stroke_box(c, box, frame, cell.width, cell.radius)
+
+    forms.place(c, forms.name("board frames", boxes, repr(cell), repr(frame)), (0, 0, *size), frames)
+    ink = paint.colour(layout, word.colour)
+    for item, box in zip(game.items, boxes):
         inner = _inner(box, cell)
         if isinstance(item, str):
-            text.draw(c, item.upper(), fonts[word.font], words, inner, paint.colour(layout, word.colour))
+            text.draw(c, item.upper(), fonts[word.font], words, inner, ink)
         else:
             pictures.draw(c, item, inner, "contain", fonts["label"], layout, layout.picture_card.picture.colour)
             picture_cards.orientation_mark(
@@ -115,8 +123,9 @@ def _board(c, game, edition, layout, fonts, messages, size, words: float):
                 paint.colour(layout, mark.colour))
 
 
-def _key(c, game, edition, layout, fonts, messages, size):
-    """A game's key page: its board's title, the spymasters' note under it, the key card enlarged."""
+def _key(c, game, cards, index: int, layout, fonts, messages, size):
+    """A game's key page: its board's title, the spymasters' note under it, its key card
+    (card ``index`` of ``cards``) enlarged."""
     width, height = size
     sheet = layout.game_sheet
     key, margin = sheet.key, sheet.margin
@@ -125,13 +134,12 @@ def _key(c, game, edition, layout, fonts, messages, size):
     c.setFillColor(paint.colour(layout, note.colour))
     text.draw_line(c, messages.labels.key_back, fonts[note.font], note.size, width / 2,
                    height - margin - sheet.title.drop - note.drop, "centre")
-    cards = key_cards.card_set((game.key,), [game.payload], layout, fonts, game.kit_id, edition, messages, "")
     card_w, card_h = cards.spec.width, cards.spec.height
     scale = min((width - 2 * margin) / card_w, (height - 2 * margin - key.room) / card_h, key.max_scale)
     c.saveState()
     c.translate((width - card_w * scale) / 2, (height - key.band - card_h * scale) / 2)
     c.scale(scale, scale)
-    cards.front(c, 0)
+    cards.front(c, index)
     c.restoreState()
 
 
@@ -143,8 +151,10 @@ def render(games, edition, layout, fonts, messages, size, title: str) -> bytes:
     for game in games:
         _board(c, game, edition, layout, fonts, messages, size, words)
         c.showPage()
-    for game in games:
-        _key(c, game, edition, layout, fonts, messages, size)
+    cards = key_cards.card_set(tuple(game.key for game in games), [game.payload for game in games], layout, fonts,
+                               [game.kit_id for game in games], edition, messages, "")
+    for index, game in enumerate(games):
+        _key(c, game, cards, index, layout, fonts, messages, size)
         c.showPage()
     c.save()
     return buffer.getvalue()

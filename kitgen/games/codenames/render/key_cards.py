@@ -4,7 +4,7 @@ and the QR, all on the spymaster-facing front; the back reveals nothing."""
 from kitgen.games.codenames.key_deck import KeyCard
 from kitgen.games.codenames.render import cell_symbols
 from kitgen.messages import label, number as number_in
-from kitgen.render import paint, qr, text
+from kitgen.render import forms, paint, qr, text
 from kitgen.render.cards import CardSet, card_spec
 
 
@@ -30,50 +30,60 @@ def light_boxes(card, light_edges: int, bleed: float) -> list[tuple[float, float
 
 
 def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict[str, str],
-             kit_id: str, edition, messages, title: str) -> CardSet:
+             kit_id: str | list[str], edition, messages, title: str) -> CardSet:
+    """What every key shares -- its team's background, lights and start mark, each cell type,
+    the back -- is a Form XObject drawn once per PDF; a key's front places them and draws
+    what is its own: its cells' places, its QR, its number and the kit id (docs/design.md §8.10).
+    ``kit_id``: the kit's, or each key's own (a sheet of single games)."""
+    kit_ids = [kit_id] * len(keys) if isinstance(kit_id, str) else kit_id
     card = layout.key_card
     width, height = card.size
     bleed = card.bleed
+    whole = (-bleed, -bleed, width + bleed, height + bleed)
     cells = cell_boxes(layout, edition.rows, edition.cols)
+    cell_w, cell_h = cells[0][2], cells[0][3]
     ink = {name: paint.colour(layout, name) for name in layout.colours}
     team_colour = {k: cell_symbols.type_colours(layout, k) for k in "RBNA"}
+    art = (repr(card), repr(team_colour), repr(ink))
+    backgrounds = {team: forms.name("key front", team, edition.light_edges, *art) for team in "RB"}
+    cell_forms = {kind: forms.name("key cell", kind, cell_w, cell_h, *art) for kind in "RBNA"}
+    back_form = forms.name("key back", messages.labels.key_back, fonts[card.back_label.font], *art)
 
-    def lights(c, team: str):
-        fill, _ = team_colour[team]
+    def background(c, team: str):
+        """The card in its panel colour, the starting team's lights, the inner panel, the start mark."""
+        paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[card.panel.colour])
+        fill, mark = team_colour[team]
         for box in light_boxes(card, edition.light_edges, bleed):
             paint.fill_box(c, box, fill)
-
-    def start_mark(c, team: str):
-        """The starting team's mark in the band: its colour and its symbol, large enough to read in grey."""
-        fill, mark = team_colour[team]
+        inset = card.panel.inset
+        paint.fill_box(c, (inset, inset, width - 2 * inset, height - 2 * inset), ink[card.panel.colour],
+                       card.panel.radius)
         x, y, w, h = card.start.box
         paint.fill_box(c, (x, y, w, h), fill, card.start.radius)
         cell_symbols.symbol(c, team, x + w / 2, y + h / 2, card.start.symbol * min(w, h), mark)
 
+    def cell(c, kind: str):
+        fill, mark = team_colour[kind]
+        paint.fill_box(c, (0, 0, cell_w, cell_h), fill, card.grid.radius)
+        cell_symbols.symbol(c, kind, cell_w / 2, cell_h / 2, card.grid.symbol * min(cell_w, cell_h), mark)
+
     def front(c, i: int):
         key = keys[i]
-        paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[card.panel.colour])
-        lights(c, key.starting_team)
-        inset = card.panel.inset
-        paint.fill_box(c, (inset, inset, width - 2 * inset, height - 2 * inset), ink[card.panel.colour],
-                       card.panel.radius)
-        grid = card.grid
-        for kind, (x, y, w, h) in zip(key.cells, cells):
-            fill, mark = team_colour[kind]
-            paint.fill_box(c, (x, y, w, h), fill, grid.radius)
-            cell_symbols.symbol(c, kind, x + w / 2, y + h / 2, grid.symbol * min(w, h), mark)
-        start_mark(c, key.starting_team)
+        forms.place(c, backgrounds[key.starting_team], whole, lambda c: background(c, key.starting_team))
+        for kind in sorted(set(key.cells)):            # defined in one order: the same bytes in any process
+            forms.define(c, cell_forms[kind], (0, 0, cell_w, cell_h), lambda c: cell(c, kind))
+        forms.place_each(c, [(cell_forms[kind], x, y) for kind, (x, y, _, _) in zip(key.cells, cells)])
         qx, qy, qsize, _ = card.qr.box
-        qr.draw(c, qr.matrix(payloads[i]), qx, qy, qsize, ink[card.qr.colour])
+        qr.draw(c, payloads[i], qx, qy, qsize, ink[card.qr.colour])
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
         number = label(messages, "key_number", n=number_in(messages, key.number, len(str(key.total))),
                        total=key.total)
-        for style, shown in ((card.number, number), (card.kit_id, kit_id.upper())):
+        for style, shown in ((card.number, number), (card.kit_id, kit_ids[i].upper())):
             font = fonts[style.font]
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
             _draw_left(c, shown, font, size, style, ink[style.colour])
 
-    def back(c, i: int):
+    def back_art(c):
         style = card.back
         paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[style.colour])
         # diagonal stripes, the same on every key: nothing on the back tells keys apart
@@ -93,6 +103,9 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         font = fonts[label.font]
         size = text.fit(shown, font, label.box[2], label.box[3], label.size, label.min_size).size
         text.draw(c, shown, font, size, label.box, ink[label.colour])
+
+    def back(c, i: int):
+        forms.place(c, back_form, whole, back_art)
 
     return CardSet("keys", title, card_spec(card), len(keys), front=front, back=back)
 

@@ -71,7 +71,7 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
         y = _lines(c, [labels.slip_inside], spec.body, small, margin, panel_top + 2, width - 2 * margin, ink)
         size = spec.qr
         qx, qy = width - margin - size, third + margin
-        qr.draw(c, qr.matrix(payload), qx, qy, size, ink)
+        qr.draw(c, payload, qx, qy, size, ink)
         names = (("suspects", theme.suspects[case.suspect].name), ("crimes", theme.crimes[case.crime].name),
                  ("locations", theme.locations[case.location].name))
         row_w = qx - margin - 4
