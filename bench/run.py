@@ -1,76 +1,195 @@
-"""Benchmark: kitgen against the hand-written baseline, in one invocation.
+"""Benchmark: kitgen against the hand-written baselines and its own targets, in one invocation.
 
-usage: python bench/run.py [--keys N] [--big N]
-Prints the seconds of each, the ratio kitgen / baseline, the peak memory of a
-big key deck, how much slower the first build on a new machine is (an empty
-font cache) than the next, and how long `kitgen --help` takes. Not a test:
-numbers only."""
+usage: python bench/run.py [--runs N] [--keys N] [--readme]
+
+Prints, for every speed target of issue 15, kitgen's figure, what it is measured
+against, the ratio and whether the target is met; times are the best of ``--runs``
+runs (default 3) and the spread of those runs is printed beside them, so the noise
+of the machine shows. Peak memory is the whole process tree's (a worker's pages
+count once: the sum of each process's proportional set size, sampled every 20 ms).
+``--readme`` also rewrites README.md's performance table from the figures. Not a
+test: numbers only (tests never time anything).
+
+Before measuring, kitgen's modules are byte-compiled, as ``pip install`` does for an
+installed package: a machine with PYTHONDONTWRITEBYTECODE set would otherwise compile
+them on every run, a cost no installed kitgen has (the baselines' libraries are
+byte-compiled by their installs too)."""
 
 import argparse
+import compileall
+import hashlib
 import os
+import re
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PY = sys.executable
+
+# Before issue 15 (commit 4522a6c, this machine): the figures the targets compare sizes with.
+BEFORE_KEYS_BYTES = {10_000: 23_152_156}          # keys-*.pdf of `kitgen keys --count 10000`, all volumes
+BEFORE_KIT_KEYS_PDF = 105_731                      # keys.pdf of the default kit
 
 
-PROBE = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-         "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
-         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+@dataclass
+class Run:
+    seconds: float          # best of the runs
+    spread: tuple[float, float]
+    peak_mb: float          # the process tree's peak (largest over the runs)
 
 
-def timed(cmd, env=None) -> tuple[float, int]:
-    """Seconds and peak memory (MB) of a command, measured by a fresh parent so
-    that the peak is this command's alone."""
-    out = subprocess.run([sys.executable, "-c", PROBE, *cmd], check=True, capture_output=True, text=True,
-                         env=env).stdout
-    seconds, peak_kb = out.split()
-    return float(seconds), int(peak_kb) // 1024
+def _tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as handle:
+                todo += [int(c) for c in handle.read().split()]
+        except OSError:
+            pass
+    return out
 
 
-def best(cmd, runs=3, env=None) -> tuple[float, int]:
-    results = [timed(cmd, env) for _ in range(runs)]
-    return min(r[0] for r in results), max(r[1] for r in results)
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
-def cold_and_warm(py, tmp, runs=3) -> tuple[float, float]:
-    """The default build with an empty font cache (a new machine: the bold is cut) and with
-    a warm one, best of ``runs`` each, in caches of their own (never the user's)."""
-    colds = []
-    for i in range(runs):
-        env = dict(os.environ, KITGEN_CACHE=f"{tmp}/cold-cache-{i}")
-        colds.append(timed([py, "-m", "kitgen", "build", "--out", f"{tmp}/cold"], env)[0])
-    warm, _ = best([py, "-m", "kitgen", "build", "--out", f"{tmp}/cold"], runs,
-                   dict(os.environ, KITGEN_CACHE=f"{tmp}/cold-cache-0"))
-    return min(colds), warm
+def once(cmd, env=None, sample=True) -> tuple[float, float]:
+    """Seconds and the tree's peak memory (MB) of one run of ``cmd``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    peak = 0
+    while proc.poll() is None:
+        if sample:
+            peak = max(peak, sum(_pss_kb(p) for p in _tree(proc.pid)))
+        time.sleep(0.02)
+    seconds = time.perf_counter() - start
+    if proc.returncode:
+        raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{proc.stderr.read().decode()}")
+    return seconds, peak / 1024
+
+
+def best(cmd, runs: int, env=None, sample=True) -> Run:
+    results = [once(cmd, env, sample) for _ in range(runs)]
+    times = [r[0] for r in results]
+    return Run(min(times), (min(times), max(times)), max(r[1] for r in results))
+
+
+def kitgen(*args) -> list[str]:
+    return [PY, "-m", "kitgen", *map(str, args)]
+
+
+def folder_bytes(folder: Path, pattern: str) -> int:
+    return sum(p.stat().st_size for p in folder.glob(pattern))
+
+
+def hashes(folder: Path) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def noise(run: Run) -> str:
+    low, high = run.spread
+    return f"{low:.2f}-{high:.2f} s"
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--keys", type=int, default=480, help="key cards for the ratio")
-    parser.add_argument("--big", type=int, default=10_000, help="key cards for the memory run (0: skip)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each timing; the best counts")
+    parser.add_argument("--keys", type=int, default=10_000, help="key cards of the big run")
+    parser.add_argument("--readme", action="store_true", help="rewrite README.md's performance table")
     args = parser.parse_args()
-    py = sys.executable
+    compileall.compile_dir(str(ROOT / "kitgen"), quiet=1)
+    runs, n = args.runs, args.keys
+    rows = []           # (what, against, kitgen, ratio, target, met, noise)
+
+    def row(what, against, ours, ratio, target, met, spread=""):
+        rows.append((what, against, ours, ratio, target, "yes" if met else "**no**", spread))
+        print(f"{what}: {ours} against {against}: {ratio} (target {target}) {'met' if met else 'NOT MET'}"
+              + (f"  [runs {spread}]" if spread else ""), flush=True)
+
     with tempfile.TemporaryDirectory() as tmp:
-        base, _ = best([py, str(HERE / "baseline.py"), str(args.keys), f"{tmp}/baseline.pdf"])
-        ours, _ = best([py, "-m", "kitgen", "keys", "--count", str(args.keys), "--out", tmp])
-        print(f"key cards x{args.keys}: baseline {base:.2f} s, kitgen {ours:.2f} s, ratio {ours / base:.2f}")
-        kit_base, _ = best([py, str(HERE / "baseline_kit.py"), f"{tmp}/baseline-kit"])
-        kit, kit_mb = best([py, "-m", "kitgen", "build", "--out", tmp])
-        print(f"default words kit (five PDFs): baseline {kit_base:.2f} s, kitgen {kit:.2f} s, "
-              f"ratio {kit / kit_base:.2f}, kitgen peak {kit_mb} MB")
-        if args.big:
-            big_base, _ = timed([py, str(HERE / "baseline.py"), str(args.big), f"{tmp}/big.pdf"])
-            big, big_mb = timed([py, "-m", "kitgen", "keys", "--count", str(args.big), "--out", tmp])
-            print(f"key cards x{args.big}: baseline {big_base:.1f} s, kitgen {big:.1f} s, "
-                  f"ratio {big / big_base:.2f}, kitgen peak memory {big_mb} MB")
-        cold, warm = cold_and_warm(py, tmp)
-        print(f"first build on a new machine (empty font cache): {cold:.2f} s, then {warm:.2f} s, "
-              f"ratio {cold / warm:.2f}")
-        help_s, _ = best([py, "-m", "kitgen", "--help"], runs=5)
-        print(f"kitgen --help: {help_s:.3f} s")
+        tmp = Path(tmp)
+        base = best([PY, HERE / "baseline.py", n, tmp / "baseline.pdf"], runs, sample=False)
+        keys = best(kitgen("keys", "--count", n, "--out", tmp / "k2"), runs)
+        serial = best(kitgen("keys", "--count", n, "--jobs", 1, "--out", tmp / "k1"), runs)
+        row(f"`kitgen keys --count {n}` (both cores)", f"baseline {base.seconds:.1f} s", f"{keys.seconds:.1f} s",
+            f"{keys.seconds / base.seconds:.2f}x", "<= 0.30x", keys.seconds / base.seconds <= 0.3,
+            f"{noise(keys)}; baseline {noise(base)}")
+        row(f"`kitgen keys --count {n} --jobs 1`", f"baseline {base.seconds:.1f} s", f"{serial.seconds:.1f} s",
+            f"{serial.seconds / base.seconds:.2f}x", "(one core, for reference)", True, noise(serial))
+        folder = next((tmp / "k2").iterdir())
+        same = hashes(folder) == hashes(next((tmp / "k1").iterdir()))
+        row("the same bytes with 1 and 2 workers", "--jobs 1", "all files" if same else "differ", "-", "identical",
+            same)
+        row(f"peak memory, {n} keys (both cores)", "-", f"{keys.peak_mb:.0f} MB", "-", "<= 120 MB",
+            keys.peak_mb <= 120)
+        small = best(kitgen("keys", "--count", 5000, "--out", tmp / "m"), 1)
+        large = best(kitgen("keys", "--count", 20000, "--out", tmp / "m"), 1)
+        row("peak memory, 20,000 keys against 5,000", f"{small.peak_mb:.0f} MB", f"{large.peak_mb:.0f} MB",
+            f"{large.peak_mb / small.peak_mb:.2f}x", "<= 1.10x (flat)", large.peak_mb <= 1.1 * small.peak_mb)
+        size = folder_bytes(folder, "keys-*.pdf")
+        if n in BEFORE_KEYS_BYTES:
+            row(f"keys PDFs, {n} keys", f"{BEFORE_KEYS_BYTES[n] / 1e6:.1f} MB before", f"{size / 1e6:.1f} MB",
+                f"{size / BEFORE_KEYS_BYTES[n]:.2f}x", "<= 1.00x", size <= BEFORE_KEYS_BYTES[n])
+
+        kit_base = best([PY, HERE / "baseline_kit.py", tmp / "baseline-kit"], runs, sample=False)
+        english = best(kitgen("build", "--out", tmp / "en"), runs)
+        row("the default words kit (five PDFs)", f"baseline {kit_base.seconds:.2f} s", f"{english.seconds:.2f} s",
+            f"{english.seconds / kit_base.seconds:.2f}x", "<= 1.00x", english.seconds <= kit_base.seconds,
+            f"{noise(english)}; baseline {noise(kit_base)}")
+        kit_keys = (tmp / "en" / "classic-en" / "keys.pdf").stat().st_size
+        row("the default kit's keys.pdf", f"{BEFORE_KIT_KEYS_PDF / 1e3:.0f} KB before", f"{kit_keys / 1e3:.0f} KB",
+            f"{kit_keys / BEFORE_KIT_KEYS_PDF:.2f}x", "<= 1.00x", kit_keys <= BEFORE_KIT_KEYS_PDF)
+        persian = best(kitgen("build", "--lang", "fa", "--out", tmp / "fa"), runs)
+        row("the Persian kit (`--lang fa`)", f"English {english.seconds:.2f} s", f"{persian.seconds:.2f} s",
+            f"{persian.seconds / english.seconds:.2f}x", "<= 1.50x", persian.seconds <= 1.5 * english.seconds,
+            noise(persian))
+        pictures = best(kitgen("build", "--edition", "pictures", "--out", tmp / "pic"), runs)
+        row("the pictures kit (`--edition pictures`)", f"English {english.seconds:.2f} s",
+            f"{pictures.seconds:.2f} s", f"{pictures.seconds / english.seconds:.2f}x", "<= 1.50x",
+            pictures.seconds <= 1.5 * english.seconds, noise(pictures))
+        games = best(kitgen("game", "--count", 1000, "--format", "pdf", "--out", tmp / "g"), runs)
+        per_game = games.seconds / 1000 * 1000
+        games_pdf = next((tmp / "g").glob("*/games.pdf")).stat().st_size
+        row("`kitgen game --count 1000 --format pdf`, per game", "-",
+            f"{per_game:.1f} ms, {games_pdf / 1000 / 1000:.1f} KB", "-", "<= 3 ms", per_game <= 3, noise(games))
+
+        colds = [once(kitgen("build", "--out", tmp / "cold"), dict(os.environ, KITGEN_CACHE=str(tmp / f"cache-{i}")),
+                      sample=False)[0] for i in range(runs)]
+        warm = best(kitgen("build", "--out", tmp / "cold"), runs, dict(os.environ, KITGEN_CACHE=str(tmp / "cache-0")),
+                    sample=False)
+        print(f"first build on a new machine (empty font cache): {min(colds):.2f} s, then {warm.seconds:.2f} s, "
+              f"ratio {min(colds) / warm.seconds:.2f}")
+        help_run = best(kitgen("--help"), 5, sample=False)
+        print(f"kitgen --help: {help_run.seconds:.3f} s")
+
+    table = ["| what | against | kitgen | ratio | target | met | runs (min-max) |", "|---|---|---|---|---|---|---|"]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
+    table += ["", f"The first build on a new machine (an empty font cache: the bold is cut) takes {min(colds):.2f} s "
+              f"against {warm.seconds:.2f} s for the next; `kitgen --help` takes {help_run.seconds:.2f} s."]
+    print("\n" + "\n".join(table))
+    if args.readme:
+        readme = ROOT / "README.md"
+        text = readme.read_text(encoding="utf-8")
+        block = "<!-- bench:start -->\n" + "\n".join(table) + "\n<!-- bench:end -->"
+        text, count = re.subn(r"<!-- bench:start -->.*?<!-- bench:end -->", lambda _: block, text, flags=re.S)
+        if count != 1:
+            raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> block")
+        readme.write_text(text, encoding="utf-8")
+        print("README.md: performance table rewritten")
 
 
 if __name__ == "__main__":

@@ -522,19 +522,21 @@ def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), help="Double-sided printing (default long).")
 @click.option("--volume-pages", default=200, show_default=True, type=click.IntRange(2, 10_000),
               help="Pages per PDF volume: memory stays flat for any count.")
+@click.option("--jobs", type=click.IntRange(1, 64), metavar="N",
+              help="Volumes drawn at once, by N processes (default: one per core); the files are the same for any N.")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The keys go into DIR/<kit id>-keys-<count>/.")
-def keys(count, edition, seed, lang, paper, duplex, volume_pages, out_dir):
+def keys(count, edition, seed, lang, paper, duplex, volume_pages, jobs, out_dir):
     """Just a key-card deck, of any size, in PDF volumes with a manifest."""
     from kitgen.games.codenames import key_volumes
 
     progress = TerminalProgress()
     try:
-        target, files, manifest = key_volumes.build(count, edition, seed, Path(out_dir), paper, duplex, lang,
-                                                volume_pages, progress)
+        result = key_volumes.build(count, edition, seed, Path(out_dir), paper, duplex, lang, volume_pages, progress,
+                                   jobs)
     finally:
         progress.finish()
-    click.echo(f"{len(manifest['keys'])} key cards in {len(files)} volume(s) in {target}/")
+    click.echo(f"{result.keys} key cards in {len(result.volumes)} volume(s) in {result.target}/")
 
 
 @cli.command(short_help="A duplex calibration sheet, to measure --back-offset X,Y.")

@@ -60,39 +60,76 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
     """Write all files into ``target`` at once: they are written into a fresh
     folder beside it, which then takes the old folder's place. A failure at
     any point leaves the previous kit as it was and no partial file."""
-    target = Path(target)
-    parent = target.parent
-    if parent.exists() and not parent.is_dir():
-        raise KitgenError("is not a folder; choose another --out", source=str(parent))
-    if target.exists() and not target.is_dir():
-        raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        for leftover in parent.glob(f".{target.name}.*"):
-            if leftover.name.endswith(".tmp") or ".old-" in leftover.name:
-                shutil.rmtree(leftover, ignore_errors=True)     # from a build that was killed
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
-    except OSError as err:
-        raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
-    old = parent / f".{target.name}.old-{os.getpid()}"
-    try:
+    with KitWriter(target) as writer:
         for f in files:
-            (staging / f.name).parent.mkdir(parents=True, exist_ok=True)
-            (staging / f.name).write_bytes(f.data)
-        with open(staging / "manifest.json", "w", encoding="utf-8") as handle:
-            json.dump(manifest, handle, indent=1, ensure_ascii=False)    # streamed: a 10,000-key manifest is large
-            handle.write("\n")
-        for path in staging.rglob("*"):
-            if path.is_file():
-                with open(path, "rb") as handle:
-                    os.fsync(handle.fileno())
-        os.chmod(staging, 0o755)
-        if target.exists():
-            os.rename(target, old)
-        os.rename(staging, target)
-    except OSError as err:
-        if old.exists() and not target.exists():
-            os.rename(old, target)          # put the previous kit back
-        shutil.rmtree(staging, ignore_errors=True)
-        raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
-    shutil.rmtree(old, ignore_errors=True)
+            writer.write(f.name, f.data)
+        writer.finish(lambda handle: json.dump(manifest, handle, indent=1, ensure_ascii=False))
+
+
+class KitWriter:
+    """A kit's folder written file by file as each is made (``kitgen keys`` writes a volume as
+    soon as it is drawn, so memory stays flat), into a fresh folder beside ``target`` that takes
+    the old folder's place only in ``finish``. Leaving the ``with`` block without finishing (an
+    error, Ctrl-C) removes the fresh folder: the previous kit stays as it was, and no partial file."""
+
+    def __init__(self, target: Path):
+        target = Path(target)
+        parent = target.parent
+        if parent.exists() and not parent.is_dir():
+            raise KitgenError("is not a folder; choose another --out", source=str(parent))
+        if target.exists() and not target.is_dir():
+            raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            for leftover in parent.glob(f".{target.name}.*"):
+                if leftover.name.endswith(".tmp") or ".old-" in leftover.name:
+                    shutil.rmtree(leftover, ignore_errors=True)     # from a build that was killed
+            self.staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+        except OSError as err:
+            raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(parent)) from None
+        self.target = target
+        self.finished = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if not self.finished:
+            shutil.rmtree(self.staging, ignore_errors=True)
+        return False
+
+    def path(self, name: str) -> Path:
+        """Where file ``name`` goes while the kit is being written (its folders made)."""
+        path = self.staging / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def write(self, name: str, data: bytes) -> None:
+        try:
+            self.path(name).write_bytes(data)
+        except OSError as err:
+            raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(self.target)) from None
+
+    def finish(self, write_manifest) -> None:
+        """``write_manifest(handle)`` writes manifest.json (text); then every file is synced and
+        the folder takes the old one's place."""
+        target, staging = self.target, self.staging
+        old = target.parent / f".{target.name}.old-{os.getpid()}"
+        try:
+            with open(staging / "manifest.json", "w", encoding="utf-8") as handle:
+                write_manifest(handle)
+                handle.write("\n")
+            for path in staging.rglob("*"):
+                if path.is_file():
+                    with open(path, "rb") as handle:
+                        os.fsync(handle.fileno())
+            os.chmod(staging, 0o755)
+            if target.exists():
+                os.rename(target, old)
+            os.rename(staging, target)
+        except OSError as err:
+            if old.exists() and not target.exists():
+                os.rename(old, target)          # put the previous kit back
+            raise KitgenError(f"cannot write the kit: {err.strerror}", source=str(target)) from None
+        self.finished = True
+        shutil.rmtree(old, ignore_errors=True)

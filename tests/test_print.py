@@ -156,20 +156,25 @@ def test_calibration_sheet(tmp_path):
 def test_keys_in_volumes(tmp_path):
     from kitgen.games.codenames import key_volumes
 
-    target, files, manifest = key_volumes.build(30, "words", "vol", tmp_path, None, None, None, volume_pages=2)
-    assert [f.name for f in files] == ["keys-001.pdf", "keys-002.pdf", "keys-003.pdf"]
+    result = key_volumes.build(30, "words", "vol", tmp_path, None, None, None, volume_pages=2)
+    target = result.target
+    assert [v.name for v in result.volumes] == ["keys-001.pdf", "keys-002.pdf", "keys-003.pdf"]
+    manifest = json.loads((target / "manifest.json").read_text())
     assert len(manifest["keys"]) == 30 and [k["number"] for k in manifest["keys"]] == list(range(1, 31))
     last = [k for k in manifest["keys"] if k["file"] == "keys-003.pdf"]
     image = render_page(str(target / "keys-003.pdf"), 0, 150)
     assert {r.text for r in zxingcpp.read_barcodes(image)} == {k["payload"] for k in last}
-    assert json.loads((target / "manifest.json").read_text())["options"]["keys"] == 30
+    assert manifest["options"]["keys"] == 30
+    assert sorted(p.name for p in target.iterdir()) == ["keys-001.pdf", "keys-002.pdf", "keys-003.pdf",
+                                                        "manifest.json"]      # the streamed entries' file is gone
 
 
 def test_key_numbers_are_padded_to_the_deck_not_the_volume(tmp_path):
     from kitgen.games.codenames import key_volumes
 
-    target, files, _ = key_volumes.build(100, "words", "pad", tmp_path, None, None, None, volume_pages=2)
-    assert len(files) == 9                            # 12 keys a volume; the last holds 97-100
+    result = key_volumes.build(100, "words", "pad", tmp_path, None, None, None, volume_pages=2)
+    target = result.target
+    assert len(result.volumes) == 9                   # 12 keys a volume; the last holds 97-100
 
     def numbers(name):
         text = pdfium.PdfDocument(str(target / name))[0].get_textpage().get_text_range()

@@ -174,6 +174,14 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
     cell rectangles (PDF points, cells in payload order) and its payload."""
     spec = part.cards.spec
     entries = []
+    rects = {}              # a sheet's slots repeat on every sheet: each one's rectangles are worked out once
+
+    def on_page(placement):
+        if placement not in rects:
+            rects[placement] = (placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
+                                [placement.rect_to_page(spec.width, spec.height, box) for box in cells])
+        return rects[placement]
+
     for page_number, page in enumerate(part.pages, 1):
         if page.side != "front":
             continue
@@ -181,11 +189,8 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
             entry = {"number": first + index + 1, "file": file, "page": page_number}
             if kit_start is not None:
                 entry["kit_page"] = kit_start + page_number - 1
-            entry.update({
-                "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
-                "cells": [placement.rect_to_page(spec.width, spec.height, box) for box in cells],
-                "payload": scans.payload_of(payloads[index]),
-            })
+            card, cell_rects = on_page(placement)
+            entry.update({"card": card, "cells": cell_rects, "payload": scans.payload_of(payloads[index])})
             if payloads[index] != entry["payload"]:
                 entry["qr"] = payloads[index]          # the address a phone opens (--verify-url)
             entries.append(entry)

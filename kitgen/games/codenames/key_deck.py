@@ -74,6 +74,20 @@ def _draw_grid(secret: bytes, prefix: str, index: int, attempt: int, first: str,
 
 def generate(seed: str, edition: Edition, count: int) -> list[KeyCard]:
     """The key deck of ``count`` keys for this seed and edition."""
+    return [KeyCard(i + 1, count, first, grid) for i, (first, grid) in enumerate(draw(seed, edition, count))]
+
+
+_CELL_DIGITS = str.maketrans("RBNA", "0123")
+
+
+def _orbit_id(grid: tuple[str, ...], turns: int) -> int:
+    """One small integer for a grid and all its valid rotations alike: the least of them, read as
+    a number in base 4 (memory stays small for a deck of 100,000 keys)."""
+    return min(int("".join(g).translate(_CELL_DIGITS), 4) for g in rotations(grid, turns))
+
+
+def draw(seed: str, edition: Edition, count: int):
+    """Each key of the deck in order, as (starting team, grid)."""
     if count < 1:
         raise ValueError("a key deck needs at least one key")
     secret = kit_secret(seed)
@@ -90,15 +104,17 @@ def generate(seed: str, edition: Edition, count: int) -> list[KeyCard]:
     while len(assassin_cells) < count:
         assassin_cells += assassin_stream.shuffle(list(range(edition.cells)))
 
-    seen: set[tuple[str, ...]] = set()
-    deck = []
+    # A grid is drawn again when it equals an earlier key or a valid rotation of one: when its
+    # rotations' orbit is one an earlier key's is (the rotations are a group, so the orbits of
+    # two grids are the same or have no grid in common).
+    seen: set[int] = set()
     for i in range(count):
         attempt = 0
         while True:
             grid = _draw_grid(secret, prefix, i, attempt, firsts[i], assassin_cells[i], edition)
-            if grid not in seen:
+            orbit = _orbit_id(grid, edition.rotations)
+            if orbit not in seen:
                 break
             attempt += 1
-        seen.update(rotations(grid, edition.rotations))
-        deck.append(KeyCard(i + 1, count, firsts[i], grid))
-    return deck
+        seen.add(orbit)
+        yield firsts[i], grid

@@ -1,54 +1,147 @@
 """``kitgen keys``: a key-card deck alone, of any size, in volumes.
 
-reportlab holds a whole document in memory until it saves, so a long run is
-split into volumes of a bounded number of pages: memory stays flat however many
-keys are asked for."""
+reportlab holds a whole document in memory until it saves, so a long run is split
+into volumes of a bounded number of pages. Each volume is written to the kit's
+folder as soon as it is drawn and its keys' manifest entries go to disk with it,
+so memory stays flat however many keys are asked for (docs/design.md §8.9).
+Volumes are drawn by worker processes, one per core unless ``jobs`` says
+otherwise; a volume's bytes depend only on its keys, so the files are the same
+whatever the number of workers."""
 
+import hashlib
+import json
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts
 from kitgen.games.codenames import key_deck, key_payload, kitfile, texts
 from kitgen.games.codenames.build import key_entries, load_layout
-from kitgen.games.codenames.key_deck import kit_secret
+from kitgen.games.codenames.key_deck import KeyCard, kit_secret
 from kitgen.games.codenames.render import key_cards
-from kitgen.output import BuiltFile, Progress, file_entries, write_kit
+from kitgen.output import KitWriter, Progress
 from kitgen.render.cards import card_spec
 from kitgen.render.document import card_part, render, sheet_grid
 
 VOLUME_PAGES = 200
 
 
+@dataclass(frozen=True)
+class Volume:
+    name: str
+    pages: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Volumes:
+    target: Path
+    volumes: list[Volume]
+    keys: int
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # not on Linux
+        return os.cpu_count() or 1
+
+
+# What every volume needs, set before the workers start (a forked worker inherits it).
+_job: dict = {}
+
+
+def _unpacked(packed: str, number: int, total: int, cols: int) -> KeyCard:
+    """A key from its packed form: the starting team, then the cells row by row (one small
+    string a key: the deck of a long run is held this way)."""
+    cells = packed[1:]
+    return KeyCard(number, total, packed[0], tuple(cells[r:r + cols] for r in range(0, len(cells), cols)))
+
+
+def _volume(task: tuple[int, int, int]) -> tuple[Volume, str]:
+    """Draw volume ``number`` (keys ``start`` to ``end`` of the deck) into the kit's folder;
+    returns the volume and its keys' manifest entries, one JSON line each."""
+    number, start, end = task
+    job = _job
+    kit, layout, fonts, size = job["kit"], job["layout"], job["fonts"], job["size"]
+    chunk = tuple(_unpacked(packed, start + i + 1, job["count"], kit.edition.cols)
+                  for i, packed in enumerate(job["deck"][start:end]))
+    payloads = [key_payload.encode(kit.id, key, job["secret"]) for key in chunk]
+    cards = key_cards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, job["messages"], "keys")
+    part = card_part(cards, layout, size, kit.duplex)
+    name = f"keys-{number:03d}.pdf"
+    data, _ = render([part], size, layout, fonts, kit.duplex, f"{kit.name}: keys, volume {number}", kit.id)
+    job["writer"].write(name, data)
+    entries = key_entries(part, job["cells"], payloads, name, first=start)
+    lines = "".join(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + ",\n" for entry in entries)
+    return Volume(name, len(part.pages), hashlib.sha256(data).hexdigest()), lines
+
+
 def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str | None, duplex: str | None,
-          language: str | None, volume_pages: int = VOLUME_PAGES, progress: Progress | None = None):
+          language: str | None, volume_pages: int = VOLUME_PAGES, progress: Progress | None = None,
+          jobs: int | None = None) -> Volumes:
     progress = progress or Progress()
     kit = kitfile.load(kitfile.kit_path(None, edition, language), seed=seed, keys=count, paper=paper,
                        duplex=duplex, language=language)
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
     fonts = fonts_mod.register_roles(layout)
-    messages = texts.load(kit.language)
-    deck = key_deck.generate(kit.seed, kit.edition, count)
-    secret = kit_secret(kit.seed)
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size).per_sheet
     per_volume = max(1, volume_pages // 2) * per_sheet      # a sheet is two pages: fronts and backs
-    cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
-    files, entries = [], []
-    progress.start(-(-count // per_sheet) * 2)
-    for volume, start in enumerate(range(0, count, per_volume), 1):
-        chunk = tuple(deck[start:start + per_volume])
-        payloads = [key_payload.encode(kit.id, key, secret) for key in chunk]
-        cards = key_cards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, messages, "keys")
-        part = card_part(cards, layout, size, kit.duplex)
-        name = f"keys-{volume:03d}.pdf"
-        data, _ = render([part], size, layout, fonts, kit.duplex, f"{kit.name}: keys, volume {volume}", kit.id,
-                         progress.page)
-        files.append(BuiltFile(name, data, len(part.pages)))
-        entries += key_entries(part, cells, payloads, name, first=start)
-    manifest = {"tool": "kitgen", "version": __version__, "kit": kit.id, "edition": kit.edition.name,
-                "seed": kit.seed, "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": count,
-                                              "layout": kit.layout_name},
-                "files": file_entries(files, size),
-                "keys": entries}
+    tasks = [(number, start, min(start + per_volume, count))
+             for number, start in enumerate(range(0, count, per_volume), 1)]
+    jobs = max(1, min(jobs or default_jobs(), len(tasks)))
     target = Path(out_dir) / f"{kit.id}-keys-{count}"
-    write_kit(target, files, manifest)
-    return target, files, manifest
+    progress.start(-(-count // per_sheet) * 2)
+    volumes = []
+    with KitWriter(target) as writer:
+        _job.update(kit=kit, layout=layout, fonts=fonts, size=size, writer=writer, secret=kit_secret(kit.seed),
+                    count=count,
+                    deck=[first + "".join(grid) for first, grid in key_deck.draw(kit.seed, kit.edition, count)],
+                    messages=texts.load(kit.language),
+                    cells=key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols))
+        try:
+            with writer.path("keys.jsonl").open("w", encoding="utf-8") as entries:
+                for volume, lines in _drawn(tasks, jobs):
+                    entries.write(lines)
+                    volumes.append(volume)
+                    for _ in range(volume.pages):
+                        progress.page()
+        finally:
+            _job.clear()
+        header = {"tool": "kitgen", "version": __version__, "kit": kit.id, "edition": kit.edition.name,
+                  "seed": kit.seed, "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": count,
+                                                "layout": kit.layout_name},
+                  "files": [{"path": v.name, "sha256": v.sha256, "pages": v.pages,
+                             "page_size": [round(size[0], 3), round(size[1], 3)]} for v in volumes]}
+        writer.finish(lambda handle: _manifest(handle, header, writer.path("keys.jsonl")))
+    return Volumes(target, volumes, count)
+
+
+def _drawn(tasks, jobs: int):
+    """Each volume drawn, in order: here, or by ``jobs`` forked workers."""
+    import multiprocessing
+
+    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_volume, tasks)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_volume, tasks)
+
+
+def _manifest(handle, header: dict, entries: Path) -> None:
+    """manifest.json: the header as a build's, then the keys one compact line each, read back from
+    the file the volumes streamed them to (which is then removed)."""
+    text = json.dumps(header, indent=1, ensure_ascii=False)
+    handle.write(text[:-2] + ',\n "keys": [\n')
+    with entries.open(encoding="utf-8") as lines:
+        previous = None
+        for line in lines:
+            if previous is not None:
+                handle.write(previous)
+            previous = line
+        if previous is not None:
+            handle.write(previous.rstrip(",\n") + "\n")
+    handle.write("]\n}")
+    entries.unlink()
