@@ -2,7 +2,6 @@
 vectors with our fonts and a layout colour for their currentColor, CMYK when the
 layout is (docs/design.md §8.6)."""
 
-import copy
 import hashlib
 import io
 
@@ -10,42 +9,86 @@ from kitgen import pictures as pictures_mod
 from kitgen.render import paint
 
 
-def _prepare(node, font: str, stand_in: str, current, cmyk: bool):
-    """Every font an SVG asks for becomes ours (embedded; no base-14 font leaks in);
-    its currentColor (drawn in ``stand_in``) becomes ``current``, keeping any opacity;
-    in CMYK mode every other colour becomes CMYK."""
-    if hasattr(node, "fontName"):
-        node.fontName = font
+def _prepared(node, font: str, stand_in: str, current, cmyk: bool):
+    """A copy of an SVG drawing's tree of shapes, made ready for a layout: every font it
+    asks for becomes ours (embedded; no base-14 font leaks in); its currentColor (drawn in
+    ``stand_in``) becomes ``current``, keeping any opacity; in CMYK mode every other colour
+    becomes CMYK. Shapes and their lists of children are new; their other values (points,
+    transforms, colours) are shared with the parsed drawing, which neither this nor the
+    renderer changes."""
+    copy = node.__class__.__new__(node.__class__)
+    copy.__dict__.update(node.__dict__)
+    if hasattr(copy, "fontName"):
+        copy.fontName = font
     for attr in ("fillColor", "strokeColor"):
-        value = getattr(node, attr, None)
+        value = getattr(copy, attr, None)
         if value is None or not hasattr(value, "red"):
             continue
         if value.hexval() == stand_in:
             alpha = getattr(value, "alpha", 1)
-            setattr(node, attr, current if alpha == 1 else current.clone(alpha=alpha))
+            setattr(copy, attr, current if alpha == 1 else current.clone(alpha=alpha))
         elif cmyk:
-            setattr(node, attr, paint.to_cmyk(value))
-    for child in getattr(node, "contents", ()):
-        _prepare(child, font, stand_in, current, cmyk)
+            setattr(copy, attr, paint.to_cmyk(value))
+    contents = node.__dict__.get("contents")
+    if contents is not None:
+        copy.__dict__["contents"] = [_prepared(child, font, stand_in, current, cmyk) for child in contents]
+    return copy
 
 
-_prepared: dict = {}
+_drawings = pictures_mod.ContentCache(4096)    # (content digest, font, CMYK, colour) -> prepared drawing
+_codes = pictures_mod.ContentCache(4096)       # the same and the canvas state -> PDF operators
+
+
+def _ready(picture, font: str, layout, colour: str):
+    """(drawing, key): the picture's SVG drawing made ready for this layout (a copy, kept for
+    the next face) and what it was made from."""
+    current = paint.colour(layout, colour)
+    cmyk = paint.is_cmyk(layout)
+    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
+    drawing = _drawings.get(key)
+    if drawing is None:
+        parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
+        drawing = _prepared(parsed, font, "0x" + stand_in[1:].lower(), current, cmyk)
+        drawing.initialFontName = font        # the renderer's starting state, else Helvetica
+        _drawings.put(key, drawing)
+    return drawing, key
 
 
 def _drawing(picture, font: str, layout, colour: str):
     """The picture's SVG drawing made ready for this layout (a copy, kept for the next face)."""
-    current = paint.colour(layout, colour)
-    cmyk = paint.is_cmyk(layout)
-    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
-    if key not in _prepared:
-        if len(_prepared) > 4096:            # bounded, for long-running processes
-            _prepared.clear()
-        parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
-        drawing = copy.deepcopy(parsed)
-        drawing.initialFontName = font        # the renderer's starting state, else Helvetica
-        _prepare(drawing, font, "0x" + stand_in[1:].lower(), current, cmyk)
-        _prepared[key] = drawing
-    return _prepared[key]
+    return _ready(picture, font, layout, colour)[0]
+
+
+def _canvas_state(c):
+    """What besides the drawing decides the operators renderPDF writes for it: the canvas's
+    colour-space rule, fill rule and transparency state; None if this reportlab keeps them
+    elsewhere (then nothing is replayed)."""
+    try:
+        return c._enforceColorSpace, c._fillMode, tuple(sorted(c._extgstate._d.items()))
+    except AttributeError:
+        return None
+
+
+def _render(c, drawing, key):
+    """renderPDF.draw(drawing, c, 0, 0), its operators kept for the next document. A drawing's
+    operators that name no resource (no ``/``: no font, image, transparency or shading) and
+    write no text depend only on the drawing and the canvas's state (_canvas_state), and leave
+    nothing behind but themselves (the renderer restores the graphics state it changed), so
+    for the same drawing and state the same lines are given again. A drawing that names
+    resources is rendered every time, its names being its document's."""
+    state = _canvas_state(c)
+    key = None if state is None else key + state
+    lines = None if key is None else _codes.get(key)
+    if lines is not None:
+        c._code.extend(lines)
+        return
+    from reportlab.graphics import renderPDF
+
+    start = len(c._code)
+    renderPDF.draw(drawing, c, 0, 0)
+    lines = c._code[start:]
+    if key is not None and not any("/" in line or "(" in line or "<" in line for line in lines):
+        _codes.put(key, tuple(lines))
 
 
 def draw(c, picture, box, fit: str, font: str, layout, colour: str):
@@ -55,7 +98,7 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
     x, y, w, h = box
     cmyk = paint.is_cmyk(layout)
     if picture.vector:
-        drawing = _drawing(picture, font, layout, colour)
+        drawing, key = _ready(picture, font, layout, colour)
         pw, ph = drawing.width, drawing.height
     else:
         pw, ph = picture.pixels
@@ -68,11 +111,9 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
         path.rect(x, y, w, h)
         c.clipPath(path, stroke=0, fill=0)
     if picture.vector:
-        from reportlab.graphics import renderPDF
-
         c.translate(left, bottom)
         c.scale(scale, scale)
-        renderPDF.draw(drawing, c, 0, 0)
+        _render(c, drawing, key)
     else:
         from PIL import Image
         from reportlab.lib.utils import ImageReader
