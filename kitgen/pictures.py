@@ -102,13 +102,17 @@ def _external_reference(data: bytes) -> str | None:
 
 
 class ContentCache:
-    """A mapping of at most ``size`` entries that forgets the least recently used first.
-    Keys are digests of content, so what is cached never depends on a file's name or on
-    the order things were asked for, only on whether they are still held."""
+    """A mapping of at most ``size`` entries (and, given ``weigh``, at most ``budget`` in
+    total of what it says each value weighs) that forgets the least recently used first;
+    a value heavier than the whole budget is not kept. Keys are digests of content, so
+    what is cached never depends on a file's name or on the order things were asked for,
+    only on whether they are still held."""
 
-    def __init__(self, size: int):
-        self.size = size
+    def __init__(self, size: int, budget: int = 0, weigh=None):
+        self.size, self.budget, self.weigh = size, budget, weigh
         self._items: OrderedDict = OrderedDict()
+        self._weights: dict = {}
+        self.weight = 0
 
     def get(self, key):
         """The value kept for ``key``, or None."""
@@ -118,14 +122,27 @@ class ContentCache:
         return value
 
     def put(self, key, value):
+        """Keep ``value`` for ``key``; returns it."""
+        weight = self.weigh(value) if self.weigh else 0
+        if self.weigh and weight > self.budget:
+            return value
+        self._forget(key)
         self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._weights[key] = weight
+        self.weight += weight
+        while len(self._items) > self.size or (self.weigh and self.weight > self.budget):
+            self._forget(next(iter(self._items)))
         return value
+
+    def _forget(self, key):
+        if key in self._items:
+            del self._items[key]
+            self.weight -= self._weights.pop(key)
 
     def clear(self):
         self._items.clear()
+        self._weights.clear()
+        self.weight = 0
 
     def __len__(self):
         return len(self._items)

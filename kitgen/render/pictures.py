@@ -115,14 +115,36 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
         c.scale(scale, scale)
         _render(c, drawing, key)
     else:
+        c.drawImage(_reader(picture, cmyk), left, bottom, dw, dh, mask=None if cmyk else "auto")
+    c.restoreState()
+
+
+def _weight(reader) -> int:
+    """Bytes a decoded raster picture holds: its pixels as decoded and as reportlab reads them."""
+    image = reader._image
+    return image.width * image.height * len(image.getbands()) + len(reader._data)
+
+
+_readers = pictures_mod.ContentCache(1024, budget=128_000_000, weigh=_weight)   # (digest, CMYK) -> ImageReader
+
+
+def _reader(picture, cmyk: bool):
+    """The raster picture decoded (in CMYK, its transparent parts paper, if ``cmyk``) as a
+    reportlab ImageReader whose pixels are read, kept for the next face while the decoded
+    pictures kept stay within their budget. drawImage only reads it."""
+    key = (hashlib.sha256(picture.data).digest(), cmyk)
+    reader = _readers.get(key)
+    if reader is None:
         from PIL import Image
         from reportlab.lib.utils import ImageReader
 
         image = Image.open(io.BytesIO(picture.data))
         if cmyk:
             image = _to_cmyk(image)
-        c.drawImage(ImageReader(image), left, bottom, dw, dh, mask=None if cmyk else "auto")
-    c.restoreState()
+        reader = ImageReader(image)
+        reader.getRGBData()           # what drawImage reads first: decodes, and keeps the pixels
+        _readers.put(key, reader)
+    return reader
 
 
 def _to_cmyk(image):
