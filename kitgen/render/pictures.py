@@ -62,7 +62,10 @@ def _drawing(picture, font: str, layout, colour: str):
 def _canvas_state(c):
     """What besides the drawing decides the operators renderPDF writes for it: the canvas's
     colour-space rule, fill rule and transparency state; None if this reportlab keeps them
-    elsewhere (then nothing is replayed)."""
+    elsewhere (then nothing is given again)."""
+    if not (hasattr(c, "_code") and hasattr(getattr(c, "_doc", None), "_pdfVersion")
+            and hasattr(getattr(c, "_extgstate", None), "_d")):
+        return None
     try:
         return c._enforceColorSpace, c._fillMode, tuple(sorted(c._extgstate._d.items()))
     except AttributeError:
@@ -70,25 +73,35 @@ def _canvas_state(c):
 
 
 def _render(c, drawing, key):
-    """renderPDF.draw(drawing, c, 0, 0), its operators kept for the next document. A drawing's
-    operators that name no resource (no ``/``: no font, image, transparency or shading) and
-    write no text depend only on the drawing and the canvas's state (_canvas_state), and leave
-    nothing behind but themselves (the renderer restores the graphics state it changed), so
-    for the same drawing and state the same lines are given again. A drawing that names
-    resources is rendered every time, its names being its document's."""
+    """renderPDF.draw(drawing, c, 0, 0), its operators kept for the next document. Operators
+    that name no resource (no ``/``: no font, image, transparency state or shading) and write
+    no text depend only on the drawing and the canvas's state (_canvas_state), and leave
+    nothing behind but themselves and the PDF version they need (a colour with an alpha asks
+    for PDF 1.4, a separate note to the document): so for the same drawing and state the same
+    lines are given again and the document is raised to the same version. A drawing that
+    names resources is rendered every time, its names being its document's."""
     state = _canvas_state(c)
     key = None if state is None else key + state
-    lines = None if key is None else _codes.get(key)
-    if lines is not None:
+    kept = None if key is None else _codes.get(key)
+    if kept is not None:
+        lines, version = kept
         c._code.extend(lines)
+        c._doc._pdfVersion = max(c._doc._pdfVersion, version)
         return
     from reportlab.graphics import renderPDF
 
-    start = len(c._code)
-    renderPDF.draw(drawing, c, 0, 0)
+    if key is None:
+        renderPDF.draw(drawing, c, 0, 0)
+        return
+    start, before = len(c._code), c._doc._pdfVersion
+    c._doc._pdfVersion = (0, 0)              # to learn the version this drawing asks for
+    try:
+        renderPDF.draw(drawing, c, 0, 0)
+    finally:
+        version, c._doc._pdfVersion = c._doc._pdfVersion, max(before, c._doc._pdfVersion)
     lines = c._code[start:]
-    if key is not None and not any("/" in line or "(" in line or "<" in line for line in lines):
-        _codes.put(key, tuple(lines))
+    if not any("/" in line or "(" in line or "<" in line for line in lines):
+        _codes.put(key, (tuple(lines), version))
 
 
 def draw(c, picture, box, fit: str, font: str, layout, colour: str):
