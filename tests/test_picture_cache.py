@@ -207,8 +207,8 @@ def test_drawings_that_name_resources_are_rendered_in_every_document(monkeypatch
 
 
 def test_the_canvas_state_a_drawing_meets_is_part_of_what_is_given_again(monkeypatch, counted):
-    """A drawing's operators depend on the canvas's transparency and fill rule too: a canvas in
-    another state gets what rendering there gives, not what another canvas got."""
+    """A drawing's operators depend on the canvas's transparency too: a canvas in another
+    state (transparency, fill rule) gets what rendering there gives, not what another got."""
     from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
     picture = pictures.read_picture("p.svg", svg(7), True)

@@ -61,13 +61,14 @@ def _drawing(picture, font: str, layout, colour: str):
 
 def _canvas_state(c):
     """What besides the drawing decides the operators renderPDF writes for it: the canvas's
-    colour-space rule, fill rule and transparency state; None if this reportlab keeps them
-    elsewhere (then nothing is given again)."""
+    colour-space rule and transparency state (the fill rule and the rest of the graphics
+    state renderPDF sets itself at the start); None if this reportlab keeps them elsewhere
+    (then nothing is given again)."""
     if not (hasattr(c, "_code") and hasattr(getattr(c, "_doc", None), "_pdfVersion")
             and hasattr(getattr(c, "_extgstate", None), "_d")):
         return None
     try:
-        return c._enforceColorSpace, c._fillMode, tuple(sorted(c._extgstate._d.items()))
+        return c._enforceColorSpace, tuple(sorted(c._extgstate._d.items()))
     except AttributeError:
         return None
 
