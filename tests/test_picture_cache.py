@@ -107,7 +107,8 @@ def test_each_svg_is_parsed_once_for_the_deck_cards_per_card_pngs_proof_and_game
                   "--png", "36", "--out", str(tmp_path / "o")],
                  ["build", "--edition", "pictures", "--deck", str(folder), "--keys", "2", "--color", "cmyk",
                   "--out", str(tmp_path / "c")],
-                 ["proof", "--edition", "pictures", "--deck", str(folder), "--keys", "2", "--out", str(tmp_path / "p")],
+                 ["proof", "--edition", "pictures", "--deck", str(folder), "--keys", "2",
+                  "--out", str(tmp_path / "p")],
                  ["game", "--edition", "pictures", "--deck", str(folder), "--out", str(tmp_path / "g")]):
         result = runner.invoke(cli, args, catch_exceptions=False)
         assert result.exit_code == 0, result.output
