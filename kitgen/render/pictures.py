@@ -134,9 +134,11 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
 
 
 def _weight(reader) -> int:
-    """Bytes a decoded raster picture holds: its pixels as decoded and as reportlab reads them."""
+    """Bytes a decoded raster picture holds: its pixels as decoded and as reportlab reads them,
+    and its alpha channel, which reportlab keeps apart, twice too."""
     image = reader._image
-    return image.width * image.height * len(image.getbands()) + len(reader._data)
+    pixels = image.width * image.height
+    return pixels * len(image.getbands()) + len(reader._data) + (2 * pixels if reader._dataA else 0)
 
 
 _readers = pictures_mod.ContentCache(1024, budget=128_000_000, weigh=_weight)   # (digest, CMYK) -> ImageReader
