@@ -3,10 +3,12 @@ and SVG files, and icons from an installed icon set. A picture that cannot be
 read, a decompression bomb, an SVG that refers outside itself: each is refused
 in one line."""
 
+import functools
 import hashlib
 import importlib.resources
 import io
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,14 +37,20 @@ def icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
         raise KitgenError(f"icon {reference!r}: write <set>:<name>, sets: {', '.join(ICON_SETS)}",
                           source=source, line=line)
     try:
-        root = Path(str(importlib.resources.files(ICON_SETS[set_name])))
+        root = _icon_folder(set_name)
     except ModuleNotFoundError:
         raise KitgenError(f"the icon set {set_name!r} is not installed: pip install "
                           f"{ICON_SETS[set_name].replace('_', '-')}", source=source, line=line) from None
-    path = root / "svgs" / "flat" / "fill" / f"{icon}-fill.svg"
+    path = root / f"{icon}-fill.svg"
     if not path.exists():
         raise KitgenError(f"no icon {icon!r} in the {set_name} set", source=source, line=line)
     return reference, path.read_bytes()
+
+
+@functools.lru_cache(maxsize=len(ICON_SETS))
+def _icon_folder(set_name: str) -> Path:
+    """The folder of an installed icon set's filled SVGs (ModuleNotFoundError if not installed)."""
+    return Path(str(importlib.resources.files(ICON_SETS[set_name]))) / "svgs" / "flat" / "fill"
 
 
 def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: int | None = None,
@@ -93,7 +101,54 @@ def _external_reference(data: bytes) -> str | None:
     return None
 
 
-_drawings: dict = {}
+class ContentCache:
+    """A mapping of at most ``size`` entries (and, given ``weigh``, at most ``budget`` in
+    total of what it says each value weighs) that forgets the least recently used first;
+    a value heavier than the whole budget is not kept. Keys are digests of content, so
+    what is cached never depends on a file's name or on the order things were asked for,
+    only on whether they are still held."""
+
+    def __init__(self, size: int, budget: int = 0, weigh=None):
+        self.size, self.budget, self.weigh = size, budget, weigh
+        self._items: OrderedDict = OrderedDict()
+        self._weights: dict = {}
+        self.weight = 0
+
+    def get(self, key):
+        """The value kept for ``key``, or None."""
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key, value):
+        """Keep ``value`` for ``key``; returns it."""
+        weight = self.weigh(value) if self.weigh else 0
+        if self.weigh and weight > self.budget:
+            return value
+        self._forget(key)
+        self._items[key] = value
+        self._weights[key] = weight
+        self.weight += weight
+        while len(self._items) > self.size or (self.weigh and self.weight > self.budget):
+            self._forget(next(iter(self._items)))
+        return value
+
+    def _forget(self, key):
+        if key in self._items:
+            del self._items[key]
+            self.weight -= self._weights.pop(key)
+
+    def clear(self):
+        self._items.clear()
+        self._weights.clear()
+        self.weight = 0
+
+    def __len__(self):
+        return len(self._items)
+
+
+_drawings = ContentCache(4096)      # SVG content digest -> (drawing, stand-in)
 # Colours that stand in for an SVG's currentColor until drawing gives it the layout's colour;
 # the first that the SVG does not itself use is taken, so no colour of its own is mistaken for it.
 STAND_INS = ("#FE01FD", "#01FE02", "#FD02FE", "#02FD01")
@@ -111,11 +166,13 @@ def _stand_in(text: str) -> str:
 
 def parsed_svg(data: bytes, where: str = "SVG"):
     """(drawing, stand-in): the SVG as a reportlab Drawing, its currentColor drawn in the
-    stand-in colour (cached by content, never changed: drawing works on copies, and
-    kitgen/render/pictures.py gives currentColor the layout's picture colour).
+    stand-in colour. Parsed once per content (the bytes' SHA-256, not the file's name), for
+    checking and for every face drawn; never changed: drawing works on copies, and
+    kitgen/render/pictures.py gives currentColor the layout's picture colour.
     KitgenError if it does not parse."""
     key = hashlib.sha256(data).digest()
-    if key not in _drawings:
+    parsed = _drawings.get(key)
+    if parsed is None:
         import logging
 
         from svglib.svglib import svg2rlg
@@ -130,8 +187,8 @@ def parsed_svg(data: bytes, where: str = "SVG"):
         if drawing is None or not drawing.width or not drawing.height:
             raise KitgenError("is not an SVG picture that can be read; check that it opens in a browser",
                               source=where)
-        _drawings[key] = (drawing, stand_in)
-    return _drawings[key]
+        parsed = _drawings.put(key, (drawing, stand_in))
+    return parsed
 
 
 def drawing_of(data: bytes, where: str = "SVG"):

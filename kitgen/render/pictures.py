@@ -2,7 +2,6 @@
 vectors with our fonts and a layout colour for their currentColor, CMYK when the
 layout is (docs/design.md §8.6)."""
 
-import copy
 import hashlib
 import io
 
@@ -10,42 +9,100 @@ from kitgen import pictures as pictures_mod
 from kitgen.render import paint
 
 
-def _prepare(node, font: str, stand_in: str, current, cmyk: bool):
-    """Every font an SVG asks for becomes ours (embedded; no base-14 font leaks in);
-    its currentColor (drawn in ``stand_in``) becomes ``current``, keeping any opacity;
-    in CMYK mode every other colour becomes CMYK."""
-    if hasattr(node, "fontName"):
-        node.fontName = font
+def _prepared(node, font: str, stand_in: str, current, cmyk: bool):
+    """A copy of an SVG drawing's tree of shapes, made ready for a layout: every font it
+    asks for becomes ours (embedded; no base-14 font leaks in); its currentColor (drawn in
+    ``stand_in``) becomes ``current``, keeping any opacity; in CMYK mode every other colour
+    becomes CMYK. Shapes and their lists of children are new; their other values (points,
+    transforms, colours) are shared with the parsed drawing, which neither this nor the
+    renderer changes."""
+    copy = node.__class__.__new__(node.__class__)
+    copy.__dict__.update(node.__dict__)
+    if hasattr(copy, "fontName"):
+        copy.fontName = font
     for attr in ("fillColor", "strokeColor"):
-        value = getattr(node, attr, None)
+        value = getattr(copy, attr, None)
         if value is None or not hasattr(value, "red"):
             continue
         if value.hexval() == stand_in:
             alpha = getattr(value, "alpha", 1)
-            setattr(node, attr, current if alpha == 1 else current.clone(alpha=alpha))
+            setattr(copy, attr, current if alpha == 1 else current.clone(alpha=alpha))
         elif cmyk:
-            setattr(node, attr, paint.to_cmyk(value))
-    for child in getattr(node, "contents", ()):
-        _prepare(child, font, stand_in, current, cmyk)
+            setattr(copy, attr, paint.to_cmyk(value))
+    contents = node.__dict__.get("contents")
+    if contents is not None:
+        copy.__dict__["contents"] = [_prepared(child, font, stand_in, current, cmyk) for child in contents]
+    return copy
 
 
-_prepared: dict = {}
+_drawings = pictures_mod.ContentCache(4096)    # (content digest, font, CMYK, colour) -> prepared drawing
+_codes = pictures_mod.ContentCache(4096)       # the same and the canvas state -> PDF operators
+
+
+def _ready(picture, font: str, layout, colour: str):
+    """(drawing, key): the picture's SVG drawing made ready for this layout (a copy, kept for
+    the next face) and what it was made from."""
+    current = paint.colour(layout, colour)
+    cmyk = paint.is_cmyk(layout)
+    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
+    drawing = _drawings.get(key)
+    if drawing is None:
+        parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
+        drawing = _prepared(parsed, font, "0x" + stand_in[1:].lower(), current, cmyk)
+        drawing.initialFontName = font        # the renderer's starting state, else Helvetica
+        _drawings.put(key, drawing)
+    return drawing, key
 
 
 def _drawing(picture, font: str, layout, colour: str):
     """The picture's SVG drawing made ready for this layout (a copy, kept for the next face)."""
-    current = paint.colour(layout, colour)
-    cmyk = paint.is_cmyk(layout)
-    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
-    if key not in _prepared:
-        if len(_prepared) > 4096:            # bounded, for long-running processes
-            _prepared.clear()
-        parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
-        drawing = copy.deepcopy(parsed)
-        drawing.initialFontName = font        # the renderer's starting state, else Helvetica
-        _prepare(drawing, font, "0x" + stand_in[1:].lower(), current, cmyk)
-        _prepared[key] = drawing
-    return _prepared[key]
+    return _ready(picture, font, layout, colour)[0]
+
+
+def _canvas_state(c):
+    """What besides the drawing decides the operators renderPDF writes for it: the canvas's
+    colour-space rule and transparency state (the fill rule and the rest of the graphics
+    state renderPDF sets itself at the start); None if this reportlab keeps them elsewhere
+    (then nothing is given again)."""
+    if not (hasattr(c, "_code") and hasattr(getattr(c, "_doc", None), "_pdfVersion")
+            and hasattr(getattr(c, "_extgstate", None), "_d")):
+        return None
+    try:
+        return c._enforceColorSpace, tuple(sorted(c._extgstate._d.items()))
+    except AttributeError:
+        return None
+
+
+def _render(c, drawing, key):
+    """renderPDF.draw(drawing, c, 0, 0), its operators kept for the next document. Operators
+    that name no resource (no ``/``: no font, image, transparency state or shading) and write
+    no text depend only on the drawing and the canvas's state (_canvas_state), and leave
+    nothing behind but themselves and the PDF version they need (a colour with an alpha asks
+    for PDF 1.4, a separate note to the document): so for the same drawing and state the same
+    lines are given again and the document is raised to the same version. A drawing that
+    names resources is rendered every time, its names being its document's."""
+    state = _canvas_state(c)
+    key = None if state is None else key + state
+    kept = None if key is None else _codes.get(key)
+    if kept is not None:
+        lines, version = kept
+        c._code.extend(lines)
+        c._doc._pdfVersion = max(c._doc._pdfVersion, version)
+        return
+    from reportlab.graphics import renderPDF
+
+    if key is None:
+        renderPDF.draw(drawing, c, 0, 0)
+        return
+    start, before = len(c._code), c._doc._pdfVersion
+    c._doc._pdfVersion = (0, 0)              # to learn the version this drawing asks for
+    try:
+        renderPDF.draw(drawing, c, 0, 0)
+    finally:
+        version, c._doc._pdfVersion = c._doc._pdfVersion, max(before, c._doc._pdfVersion)
+    lines = c._code[start:]
+    if not any("/" in line or "(" in line or "<" in line for line in lines):
+        _codes.put(key, (tuple(lines), version))
 
 
 def draw(c, picture, box, fit: str, font: str, layout, colour: str):
@@ -55,7 +112,7 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
     x, y, w, h = box
     cmyk = paint.is_cmyk(layout)
     if picture.vector:
-        drawing = _drawing(picture, font, layout, colour)
+        drawing, key = _ready(picture, font, layout, colour)
         pw, ph = drawing.width, drawing.height
     else:
         pw, ph = picture.pixels
@@ -68,20 +125,42 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
         path.rect(x, y, w, h)
         c.clipPath(path, stroke=0, fill=0)
     if picture.vector:
-        from reportlab.graphics import renderPDF
-
         c.translate(left, bottom)
         c.scale(scale, scale)
-        renderPDF.draw(drawing, c, 0, 0)
+        _render(c, drawing, key)
     else:
+        c.drawImage(_reader(picture, cmyk), left, bottom, dw, dh, mask=None if cmyk else "auto")
+    c.restoreState()
+
+
+def _weight(reader) -> int:
+    """Bytes a decoded raster picture holds: its pixels as decoded and as reportlab reads them,
+    and its alpha channel, which reportlab keeps apart, twice too."""
+    image = reader._image
+    pixels = image.width * image.height
+    return pixels * len(image.getbands()) + len(reader._data) + (2 * pixels if reader._dataA else 0)
+
+
+_readers = pictures_mod.ContentCache(1024, budget=128_000_000, weigh=_weight)   # (digest, CMYK) -> ImageReader
+
+
+def _reader(picture, cmyk: bool):
+    """The raster picture decoded (in CMYK, its transparent parts paper, if ``cmyk``) as a
+    reportlab ImageReader whose pixels are read, kept for the next face while the decoded
+    pictures kept stay within their budget. drawImage only reads it."""
+    key = (hashlib.sha256(picture.data).digest(), cmyk)
+    reader = _readers.get(key)
+    if reader is None:
         from PIL import Image
         from reportlab.lib.utils import ImageReader
 
         image = Image.open(io.BytesIO(picture.data))
         if cmyk:
             image = _to_cmyk(image)
-        c.drawImage(ImageReader(image), left, bottom, dw, dh, mask=None if cmyk else "auto")
-    c.restoreState()
+        reader = ImageReader(image)
+        reader.getRGBData()           # what drawImage reads first: decodes, and keeps the pixels
+        _readers.put(key, reader)
+    return reader
 
 
 def _to_cmyk(image):
