@@ -48,14 +48,41 @@ class Shaped:
     actual: str | None          # for /ActualText: the text in visual order with ZWNJ kept (None: plain text)
 
 
+class _Settings:
+    """A reshaper's configuration as plain values, read once. arabic-reshaper reads six
+    settings from its ConfigParser section on every ``reshape`` (and each read goes through
+    ConfigParser's interpolation); this answers the same ``get`` and ``getboolean`` calls
+    from dictionaries. Keys are matched without regard to case, as ConfigParser does."""
+
+    def __init__(self, section):
+        states = section.parser.BOOLEAN_STATES
+        self._values = {key: section[key] for key in section}
+        self._booleans = {key: states[value.lower()] for key, value in self._values.items()
+                          if value.lower() in states}
+
+    def get(self, key: str, fallback=None):
+        return self._values.get(key.lower(), fallback)
+
+    def getboolean(self, key: str, fallback=None):
+        return self._booleans.get(key.lower(), fallback)
+
+
 @lru_cache(maxsize=1)
 def _reshaper():
     import arabic_reshaper
 
+    class Reshaper(arabic_reshaper.ArabicReshaper):
+        """arabic-reshaper's reshaper with its configuration read once (``_Settings``)."""
+
+        def __init__(self, configuration):
+            super().__init__(configuration=configuration)
+            self.configuration = _Settings(self.configuration)
+
     # keep diacritics (tanwin, hamza above...); drawn after their letter they sit right
-    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
+    return Reshaper({"delete_harakat": False})
 
 
+@lru_cache(maxsize=4096)     # a line is shaped when measured, drawn, and drawn again in another file
 def shape(text: str, rtl: bool | None = None) -> Shaped:
     """Text as it is to be drawn, left to right. ``rtl``: the base direction of the
     paragraph the text is a line of -- True for a right-to-left paragraph (a line that
@@ -75,14 +102,20 @@ def shape(text: str, rtl: bool | None = None) -> Shaped:
     return Shaped(visual, actual if arabic or visual != text else None)
 
 
-def runs(text: str, font: str, rtl: bool | None = None) -> list[tuple[str, str]]:
+def runs(text: str, font: str, rtl: bool | None = None) -> tuple[tuple[str, str], ...]:
     """The shaped text in runs of one font each: (characters, font name), left to right."""
-    if not is_arabic_script(text):
-        return [(shape(text, rtl).visual, font)]
     shaped = shape(text, rtl).visual
-    partner = fonts.partner(font)
+    partner = fonts.partner(font) if is_arabic_script(text) else None
     if partner is None:
-        return [(shaped, font)]
+        return ((shaped, font),)
+    # the registered fonts are part of the key: a name registered anew is looked at anew
+    return _split(shaped, font, partner, pdfmetrics.getFont(font), pdfmetrics.getFont(partner))
+
+
+@lru_cache(maxsize=4096)
+def _split(shaped: str, font: str, partner: str, *_registered) -> tuple[tuple[str, str], ...]:
+    """Shaped characters in runs of one font each: the partner's wherever it has the glyph
+    (or ``font`` lacks it too), else ``font``'s."""
     out: list[tuple[str, str]] = []
     for ch in shaped:
         use = partner if fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch) else font
@@ -90,7 +123,7 @@ def runs(text: str, font: str, rtl: bool | None = None) -> list[tuple[str, str]]
             out[-1] = (out[-1][0] + ch, use)
         else:
             out.append((ch, use))
-    return out
+    return tuple(out)
 
 
 def width(text: str, font: str, size: float) -> float:
