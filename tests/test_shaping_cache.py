@@ -1,14 +1,23 @@
-"""Shaping done once: a string is shaped once per direction and arabic-reshaper's
-configuration is read once, with the same shapes as before."""
+"""Shaping done once: a string is shaped once per direction, arabic-reshaper's configuration
+is read once, and wrapped lines are measured from their words' widths -- with the same
+shapes, widths and line breaks as shaping and measuring every line whole."""
 
 import configparser
+import unicodedata
 
 import pytest
+from hypothesis import assume, example, given, settings, strategies as st
 
 from kitgen import fonts, layouts
-from kitgen.render import text
+from kitgen.render import columns, text
 
+PERSIAN = "ابپتثجچحخدذرزژسشصضطظعغفقکگلمنوهیآأؤئةء"
+HARAKAT = "\u064b\u064c\u064e\u064f\u0650\u0651\u0652\u0670"
+LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 OTHERS = "ЖжЁёωΩ"             # letters the Arabic face lacks: drawn in the Latin face
+DIGITS = "0123456789۰۱۲۳۴۵۶۷۸۹"
+MARKS = ".,;:!?؛،؟-/'\"«»()[]{}<>\u2022\u00b7\u0640\u2e26\u2e27"     # ⸦⸧: mirrors of different widths in bold
+CONTEXTUAL = "\u200d"           # ZWJ: the reshaper drops it by its neighbours
 
 SAMPLES = ["کتاب\u200cخانه", "لاله", "الله", "سلام (۱۲)", "«بازی»", "Noto Sans", "می‌شود.", "آدمکش", "رهگذر",
            "مأمور", "بِسمِ", "تـــا", "x\u200d سلام", "Жω سلام"]
@@ -19,6 +28,10 @@ def font(request):
     """A face of the default layout (the rules' body, their headings), with its Arabic
     partner, as a build sets them."""
     return fonts.register_roles(layouts.load("default"))[request.param]
+
+
+def words_of(alphabet: str):
+    return st.lists(st.text(alphabet, min_size=1, max_size=9), min_size=1, max_size=9)
 
 
 def test_shaping_a_string_again_returns_the_shape_already_made():
@@ -101,3 +114,113 @@ def test_the_settings_answer_as_the_configuration_section_does():
         value = section.get(key)
         if value is None or value.lower() in section.parser.BOOLEAN_STATES:
             assert settings_.getboolean(key) == section.getboolean(key), key
+
+
+def outcome(call, *args):
+    """What a call gives: its value, or the kind of error it raises (arabic-reshaper fails on
+    some ZWJ and lam-alef sequences; measuring by words must fail there too, not differ)."""
+    try:
+        return call(*args)
+    except IndexError as error:
+        return type(error)
+
+
+def _contextual(words) -> bool:
+    from bidi.mirror import MIRRORED
+
+    return any(ch in CONTEXTUAL or unicodedata.mirrored(ch) or ch in MIRRORED for w in words for ch in w)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=words_of(PERSIAN + HARAKAT + LATIN + OTHERS + DIGITS + MARKS + "\u200c" + CONTEXTUAL),
+       size=st.sampled_from([6.5, 9, 9.25, 14]))
+@example(words=["الله", "لا"], size=9)
+@example(words=["x\u200d", "سلام"], size=9)
+@example(words=["(۱۲)", "سلام"], size=9)
+def test_a_line_measured_by_its_words_is_the_line_measured_whole(font, words, size):
+    whole = outcome(text.width, " ".join(words), font, size)
+    assume(whole is not IndexError)
+    advance = text.line_advance(words, font)
+    if advance is None:
+        assert _contextual(words), words           # only neighbours can make a word's width unknown
+    else:
+        assert advance * size == pytest.approx(whole, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_of(PERSIAN + "\u200c"), size=st.sampled_from([9, 11.5]))
+def test_persian_words_are_always_measured_by_their_words(font, words, size):
+    assert text.line_advance(words, font) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=words_of(PERSIAN + LATIN + OTHERS + DIGITS + MARKS + "\u200c" + CONTEXTUAL),
+       nudge=st.sampled_from([0.0, 1e-13, -1e-13, 1e-7, -1e-7, 0.5, -0.5]))
+def test_fits_answers_as_measuring_the_line_does(font, words, nudge):
+    """At the limit itself, and a hair either side, ``fits`` says what ``width <= limit`` says."""
+    whole = outcome(text.width, " ".join(words), font, 9)
+    assume(whole is not IndexError)
+    assert text.fits(words, font, 9, whole + nudge) == (whole <= whole + nudge)
+
+
+def test_a_bracket_mirrored_to_a_glyph_of_another_width_is_measured_in_its_line():
+    """In a right-to-left line bidi draws ⸦ as ⸧, which the bold face makes a little wider:
+    the word alone (not mirrored) would measure short, so its line is measured whole."""
+    bold = fonts.register_roles(layouts.load("default"))["heading"]
+    partner = fonts.partner(bold)
+    assert text._char_advance("\u2e26", bold, partner) < text._char_advance("\u2e27", bold, partner)
+    words = ["سلام", "\u2e26"]
+    assert text.line_advance(words, bold) is None
+    whole = text.width(" ".join(words), bold, 100)
+    assert whole > text.width("سلام", bold, 100) + text.width(" \u2e26", bold, 100)     # mirrored in the line
+    assert text.fits(words, bold, 100, whole) and not text.fits(words, bold, 100, whole - 0.05)
+
+
+def _reference_wrap(content: str, style: columns.Style, width: float) -> list[str]:
+    """Wrapping as it was: every candidate line shaped and measured whole."""
+    lines, current = [], ""
+    for word in content.split():
+        candidate = f"{current} {word}" if current else word
+        if current and text.width(candidate, style.font, style.size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    lines += [current] if current else []
+    if len(lines) > 1 and " " not in lines[-1]:
+        before = lines[-2].split(" ")
+        last = f"{before[-1]} {lines[-1]}"
+        if len(before) > 2 and text.width(last, style.font, style.size) <= width:
+            lines[-2:] = [" ".join(before[:-1]), last]
+    return lines
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.text(PERSIAN + LATIN + OTHERS + DIGITS + MARKS + "\u200c" + CONTEXTUAL, min_size=1, max_size=8),
+                      min_size=1, max_size=40),
+       width=st.floats(20, 260), at_a_line=st.booleans())
+def test_wrapping_is_unchanged(font, words, width, at_a_line):
+    style = columns.Style(font, 9, 11, None)
+    content = " ".join(words)
+    if at_a_line:       # a width exactly that of some candidate line: the tie a sum could get wrong
+        width = outcome(text.width, " ".join(words[:max(2, len(words) // 2)]), font, 9)
+        assume(width is not IndexError)
+    assert outcome(columns.wrap, content, style, width) == outcome(_reference_wrap, content, style, width)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "fa"])
+def test_the_rules_wrap_as_before(lang):
+    """Every block of the built-in rules sheets (both editions), at a few columns' widths."""
+    from kitgen.games.codenames import kitfile, texts
+    from kitgen.games.codenames.render import rules_sheet
+
+    layout = layouts.load("default")
+    names = fonts.register_roles(layout)
+    kit = kitfile.load(kitfile.kit_path(None, None, lang), keys=4)
+    blocks = [block for edition in ("words", "pictures")
+              for block in rules_sheet.story(layout, names, texts.load(lang), kit.rules, edition, ("Noto Sans",))]
+    assert len(blocks) > 20
+    for col_w in (120.0, 180.0, 240.5, 251.27):
+        for block in blocks:
+            assert (columns.wrap(block.content, block.style, col_w)
+                    == _reference_wrap(block.content, block.style, col_w)), block.content

@@ -19,6 +19,7 @@ from .. import fonts
 
 SIZE_STEP = 0.25   # sizes are multiples of this, so output is stable
 ZWNJ = "\u200c"
+ZWJ = "\u200d"
 _PLACEHOLDER = "\u08a0"   # an unused right-to-left letter that stands in for ZWNJ, which bidi would drop
 
 
@@ -128,6 +129,71 @@ def _split(shaped: str, font: str, partner: str, *_registered) -> tuple[tuple[st
 
 def width(text: str, font: str, size: float) -> float:
     return sum(pdfmetrics.stringWidth(part, name, size) for part, name in runs(text, font))
+
+
+ROUNDING = 1e-6     # points: far above the rounding of a sum of advances, far below anything visible
+
+
+def line_advance(words, font: str) -> float | None:
+    """The advance at size 1 of the words joined by single spaces, as ``width`` measures that
+    line (up to the rounding of a sum), added up from the words' own advances, each found
+    once. None when a word's advance depends on the words around it: it holds a ZWJ (the
+    reshaper drops one by its neighbours) or a character bidi mirrors to a glyph of another
+    width. The words hold no white space."""
+    if not words:
+        return 0.0
+    # a line with Arabic script is shaped whole, and each of its characters is drawn by the
+    # partner where it has the glyph; any other line is drawn as it is, in ``font``
+    arabic = any(map(is_arabic_script, words))
+    partner = fonts.partner(font) if arabic else None
+    key = (arabic, font, partner, pdfmetrics.getFont(font), partner and pdfmetrics.getFont(partner))
+    total = 0.0
+    for word in words:
+        advance = _word_advance(word, *key)
+        if advance is None:
+            return None
+        total += advance
+    return total + (len(words) - 1) * _word_advance(" ", *key)
+
+
+def fits(words, font: str, size: float, limit: float) -> bool:
+    """Whether the words joined by single spaces are no wider than ``limit`` at ``size``:
+    ``width(" ".join(words), font, size) <= limit``, answered from the words' advances
+    (``line_advance``); the line itself is measured only when that sum is within rounding
+    of ``limit`` or cannot be had from the words."""
+    advance = line_advance(words, font)
+    if advance is not None and abs(advance * size - limit) > ROUNDING:
+        return advance * size < limit
+    return width(" ".join(words), font, size) <= limit
+
+
+@lru_cache(maxsize=8192)
+def _word_advance(word: str, arabic: bool, font: str, partner: str | None, *_registered) -> float | None:
+    """A word's advance at size 1 within a line (``line_advance``); the registered fonts
+    are part of the key, so that a name registered anew is measured anew."""
+    if not arabic:
+        return pdfmetrics.stringWidth(word, font, 1.0)
+    if ZWJ in word:
+        return None
+    from bidi.algorithm import get_display
+    from bidi.mirror import MIRRORED
+
+    # shaping does not reach across a space (no ligature that spans words is switched on),
+    # and bidi only reorders, drops its formatting characters and mirrors: the line's
+    # characters are its words' characters, a mirrored one perhaps mirrored back
+    total = 0.0
+    for ch in get_display(_reshaper().reshape(word)):
+        advance = _char_advance(ch, font, partner)
+        if ch in MIRRORED and _char_advance(MIRRORED[ch], font, partner) != advance:
+            return None
+        total += advance
+    return total
+
+
+def _char_advance(ch: str, font: str, partner: str | None) -> float:
+    """One shaped character's advance at size 1, in the face ``runs`` draws it with."""
+    use = partner if partner and (fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch)) else font
+    return pdfmetrics.stringWidth(ch, use, 1.0)
 
 
 def missing_glyphs(text: str, font: str) -> str:
