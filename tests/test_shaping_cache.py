@@ -168,7 +168,10 @@ def test_a_bracket_mirrored_to_a_glyph_of_another_width_is_measured_in_its_line(
     the word alone (not mirrored) would measure short, so its line is measured whole."""
     bold = fonts.register_roles(layouts.load("default"))["heading"]
     partner = fonts.partner(bold)
-    assert text._char_advance("\u2e26", bold, partner) < text._char_advance("\u2e27", bold, partner)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    assert fonts.lacking(partner, "\u2e26\u2e27") == {"\u2e26", "\u2e27"}         # drawn in the bold face
+    assert stringWidth("\u2e26", bold, 1) < stringWidth("\u2e27", bold, 1)
     words = ["سلام", "\u2e26"]
     assert text.line_advance(words, bold) is None
     whole = text.width(" ".join(words), bold, 100)
@@ -224,3 +227,59 @@ def test_the_rules_wrap_as_before(lang):
         for block in blocks:
             assert (columns.wrap(block.content, block.style, col_w)
                     == _reference_wrap(block.content, block.style, col_w)), block.content
+
+
+BIDI_ALPHABET = (PERSIAN[:12] + "אב" + HARAKAT[:3] + "abcЖ" + "12۱۲٣" + " \t" + ".,،؛«»()[]-+%#!" + "\u200c\u00ad\u200d"
+                 + "\u200e\u200f\u202b\u202c")
+
+
+@settings(max_examples=500, deadline=None)
+@given(value=st.text(BIDI_ALPHABET, max_size=14) | st.text(PERSIAN[:8] + " «»()،.\u200c" + HARAKAT[:2], max_size=14),
+       base=st.sampled_from(["R", "L", None]))
+@example(value="«بازی»", base=None)
+@example(value="(سلام) ما", base="R")
+@example(value="\u200c", base=None)
+@example(value="", base="L")
+def test_visual_order_is_python_bidis(value, base):
+    """The shortcut for right-to-left text without digits or Latin letters gives exactly what
+    python-bidi gives, and any other text is left to python-bidi."""
+    from bidi.algorithm import get_display
+
+    assert text._display(value, base) == get_display(value, base_dir=base)
+
+
+def test_the_removed_bidi_classes_are_python_bidis():
+    from bidi.algorithm import X9_REMOVED
+
+    assert text.BIDI_REMOVED == set(X9_REMOVED)
+
+
+def test_no_ligature_switched_on_spans_a_space():
+    """What reshaping a word at a time rests on: the reshaper's ligatures are literal runs of
+    letters, none with a space."""
+    pattern = text._reshaper()._ligatures_re.pattern
+    assert pattern and not any(ch.isspace() for ch in pattern) and not set(pattern) & set("\\.[]{}*+?^$")
+
+
+@settings(max_examples=500, deadline=None)
+@given(words=st.lists(st.text(PERSIAN + HARAKAT + "\u200c\u0640" + LATIN[:4] + "«»()۱", max_size=7), max_size=8))
+@example(words=["الله", "لا", ""])
+@example(words=["", "\u064bلا", ""])
+@example(words=["x\u200d", "سلام"])
+def test_reshaping_a_word_at_a_time_is_reshaping_the_whole(words):
+    line = " ".join(words)
+    whole = outcome(text._reshaper().reshape, line)
+    assume(whole is not IndexError)
+    assert text._reshape(line) == whole
+
+
+@given(chars=st.text(PERSIAN[:6] + LATIN[:6] + OTHERS + " \u200c\u200d\u732b\u2e26", max_size=12))
+def test_lacking_is_has_glyph_for_each_character(font, chars):
+    for name in (font, fonts.partner(font)):
+        assert fonts.lacking(name, chars) == {ch for ch in chars if not fonts.has_glyph(name, ch)}
+    # white space passes though the face has no glyph for it (ideographic, ogham spaces)
+    from reportlab.pdfbase import pdfmetrics
+
+    assert not {0x3000, 0x1680} & set(pdfmetrics.getFont(font).face.charToGlyph)
+    assert fonts.lacking(font, "\u3000\u1680\u732b") == {"\u732b"}
+    assert fonts.has_glyph(font, "\u3000") and not fonts.has_glyph(font, "\u732b")

@@ -10,6 +10,7 @@ extraction (pdftotext) gives the words back in logical order, ZWNJ included.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -93,14 +94,53 @@ def shape(text: str, rtl: bool | None = None) -> Shaped:
     arabic = is_arabic_script(text)
     if not arabic and not rtl:
         return Shaped(text, None)
-    from bidi.algorithm import get_display     # the pure-Python algorithm: it mirrors brackets
-
     base = {True: "R", False: "L", None: None}[rtl]
-    visual = get_display(_reshaper().reshape(text) if arabic else text, base_dir=base)
+    visual = _display(_reshape(text) if arabic else text, base)
     # Extraction tools reverse right-to-left runs they read; give them the text in
     # visual order, with each ZWNJ kept where it stands.
-    actual = get_display(text.replace(ZWNJ, _PLACEHOLDER), base_dir=base).replace(_PLACEHOLDER, ZWNJ)
+    actual = _display(text.replace(ZWNJ, _PLACEHOLDER), base).replace(_PLACEHOLDER, ZWNJ)
     return Shaped(visual, actual if arabic or visual != text else None)
+
+
+# the bidi classes rule X9 of the bidi algorithm removes: embeddings, overrides, their end, boundary neutrals
+BIDI_REMOVED = frozenset({"RLE", "LRE", "RLO", "LRO", "PDF", "BN"})
+_STRONG_RTL = frozenset({"R", "AL"})
+# classes that, with no left-to-right letter, digit, separator or explicit mark about, all
+# resolve to right to left: letters, boundary neutrals, marks, spaces, punctuation
+_RTL_ONLY = frozenset({"R", "AL", "BN", "NSM", "WS", "ON", "CS", "ES", "ET"})
+
+
+def _display(text: str, base: str | None) -> str:
+    """The text in visual order by python-bidi's pure-Python algorithm (it mirrors brackets),
+    ``base`` the paragraph's direction ("R", "L", None: found). In a right-to-left paragraph
+    (or one whose first strong letter is right to left), a text of right-to-left letters,
+    marks, spaces and punctuation -- no left-to-right letter, no digit -- is all at level 1:
+    it comes out reversed, without its boundary neutrals (ZWNJ) and with its brackets
+    mirrored, and is so written here directly."""
+    classes = set(map(unicodedata.bidirectional, text))
+    if _RTL_ONLY.issuperset(classes) and (base == "R" or base is None and classes & _STRONG_RTL or
+                                          _STRONG_RTL.issuperset(classes - {"BN"})):
+        from bidi.mirror import MIRRORED
+
+        return "".join(MIRRORED.get(ch, ch) if unicodedata.mirrored(ch) else ch for ch in reversed(text)
+                       if unicodedata.bidirectional(ch) != "BN")
+    from bidi.algorithm import get_display
+
+    return get_display(text, base_dir=base)
+
+
+@lru_cache(maxsize=8192)
+def _reshape_word(word: str) -> str:
+    return _reshaper().reshape(word)
+
+
+def _reshape(text: str) -> str:
+    """arabic-reshaper's joined forms of ``text``, a word at a time (each word's cached): a
+    letter joins only letters, never across a space, and no ligature switched on spans one.
+    A text with a ZWJ is reshaped whole: the reshaper drops a ZWJ by its neighbours."""
+    if ZWJ in text:
+        return _reshaper().reshape(text)
+    return " ".join(map(_reshape_word, text.split(" ")))
 
 
 def runs(text: str, font: str, rtl: bool | None = None) -> tuple[tuple[str, str], ...]:
@@ -118,8 +158,9 @@ def _split(shaped: str, font: str, partner: str, *_registered) -> tuple[tuple[st
     """Shaped characters in runs of one font each: the partner's wherever it has the glyph
     (or ``font`` lacks it too), else ``font``'s."""
     out: list[tuple[str, str]] = []
+    latin = _drawn_by_font(set(shaped), font, partner)
     for ch in shaped:
-        use = partner if fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch) else font
+        use = font if ch in latin else partner
         if out and out[-1][1] == use:
             out[-1] = (out[-1][0] + ch, use)
         else:
@@ -175,34 +216,43 @@ def _word_advance(word: str, arabic: bool, font: str, partner: str | None, *_reg
         return pdfmetrics.stringWidth(word, font, 1.0)
     if ZWJ in word:
         return None
-    from bidi.algorithm import get_display
     from bidi.mirror import MIRRORED
 
     # shaping does not reach across a space (no ligature that spans words is switched on),
-    # and bidi only reorders, drops its formatting characters and mirrors: the line's
-    # characters are its words' characters, a mirrored one perhaps mirrored back
-    total = 0.0
-    for ch in get_display(_reshaper().reshape(word)):
-        advance = _char_advance(ch, font, partner)
-        if ch in MIRRORED and _char_advance(MIRRORED[ch], font, partner) != advance:
-            return None
-        total += advance
-    return total
+    # and bidi only reorders, drops the characters of the classes of its rule X9 and mirrors:
+    # the line's characters are its words' characters, less those, a mirrored one perhaps mirrored
+    chars = [ch for ch in _reshape_word(word) if unicodedata.bidirectional(ch) not in BIDI_REMOVED]
+    mirrors = {ch: MIRRORED[ch] for ch in chars if ch in MIRRORED}
+    latin = _drawn_by_font(set(chars) | set(mirrors.values()), font, partner)
+
+    def advance(string: str) -> float:
+        in_partner = "".join(ch for ch in string if ch not in latin)
+        in_font = "".join(ch for ch in string if ch in latin)
+        return (pdfmetrics.stringWidth(in_partner, partner, 1.0) if in_partner else 0.0) + (
+            pdfmetrics.stringWidth(in_font, font, 1.0) if in_font else 0.0)
+
+    if any(advance(ch) != advance(mirror) for ch, mirror in mirrors.items()):
+        return None
+    return advance("".join(chars))
 
 
-def _char_advance(ch: str, font: str, partner: str | None) -> float:
-    """One shaped character's advance at size 1, in the face ``runs`` draws it with."""
-    use = partner if partner and (fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch)) else font
-    return pdfmetrics.stringWidth(ch, use, 1.0)
+def _drawn_by_font(chars: set[str], font: str, partner: str | None) -> set[str]:
+    """Those of the characters of a line in an Arabic script that ``runs`` draws in ``font``
+    rather than in its Arabic partner: those the partner lacks and ``font`` has (all of them
+    when there is no partner)."""
+    if partner is None:
+        return chars
+    without = fonts.lacking(partner, chars)
+    return without - fonts.lacking(font, without)
 
 
 def missing_glyphs(text: str, font: str) -> str:
     """Characters neither the font nor its Arabic partner can draw."""
-    lacking = {ch for ch in text if not fonts.has_glyph(font, ch)}
+    lacking = fonts.lacking(font, text)
     if not lacking:
         return ""
     partner = fonts.partner(font)
-    return "".join(sorted(ch for ch in lacking if not (partner and fonts.has_glyph(partner, ch))))
+    return "".join(sorted(fonts.lacking(partner, lacking) if partner else lacking))
 
 
 @lru_cache(maxsize=8192)
