@@ -199,8 +199,8 @@ def _reference_wrap(content: str, style: columns.Style, width: float) -> list[st
 
 
 @settings(max_examples=150, deadline=None)
-@given(words=st.lists(st.text(PERSIAN + LATIN + OTHERS + DIGITS + MARKS + "\u200c" + CONTEXTUAL, min_size=1, max_size=8),
-                      min_size=1, max_size=40),
+@given(words=st.lists(st.text(PERSIAN + LATIN + OTHERS + DIGITS + MARKS + "\u200c" + CONTEXTUAL,
+                              min_size=1, max_size=8), min_size=1, max_size=40),
        width=st.floats(20, 260), at_a_line=st.booleans())
 def test_wrapping_is_unchanged(font, words, width, at_a_line):
     style = columns.Style(font, 9, 11, None)
@@ -229,8 +229,8 @@ def test_the_rules_wrap_as_before(lang):
                     == _reference_wrap(block.content, block.style, col_w)), block.content
 
 
-BIDI_ALPHABET = (PERSIAN[:12] + "אב" + HARAKAT[:3] + "abcЖ" + "12۱۲٣" + " \t" + ".,،؛«»()[]-+%#!" + "\u200c\u00ad\u200d"
-                 + "\u200e\u200f\u202b\u202c")
+BIDI_ALPHABET = (PERSIAN[:12] + "אב" + HARAKAT[:3] + "abcЖ" + "12۱۲٣" + " \t" + ".,،؛«»()[]-+%#!"
+                 + "\u200c\u00ad\u200d\u200e\u200f\u202b\u202c")
 
 
 @settings(max_examples=500, deadline=None)
