@@ -249,11 +249,16 @@ def partner(font_name: str) -> str | None:
 
 def has_glyph(font_name: str, char: str) -> bool:
     """Whether the registered font draws this character (white space always passes)."""
+    return not lacking(font_name, char)
+
+
+def lacking(font_name: str, chars) -> set[str]:
+    """The characters among ``chars`` the registered font does not draw (``has_glyph``), found
+    with one look-up of the font. White space and joiners always pass: they draw nothing."""
     from reportlab.pdfbase import pdfmetrics
 
-    if char.isspace() or char in "\u200c\u200d":      # spaces and joiners draw nothing
-        return True
-    return ord(char) in pdfmetrics.getFont(font_name).face.charToGlyph
+    cmap = pdfmetrics.getFont(font_name).face.charToGlyph
+    return {ch for ch in chars if ord(ch) not in cmap and not (ch.isspace() or ch in "\u200c\u200d")}
 
 
 @lru_cache(maxsize=None)

@@ -57,22 +57,22 @@ def styles(layout, fonts: dict[str, str]) -> Styles:
 
 def wrap(content: str, style: Style, width: float) -> list[str]:
     """Words in logical order, as many to a line as fit ``width``; a paragraph of more than
-    one line does not end on a lone word (the line before gives it its last word)."""
-    lines, current = [], ""
+    one line does not end on a lone word (the line before gives it its last word). Lines
+    are measured by adding up their words' widths (``text.fits``)."""
+    lines: list[list[str]] = []
+    current: list[str] = []
     for word in content.split():
-        candidate = f"{current} {word}" if current else word
-        if current and text_mod.width(candidate, style.font, style.size) > width:
+        if current and not text_mod.fits(current + [word], style.font, style.size, width):
             lines.append(current)
-            current = word
+            current = [word]
         else:
-            current = candidate
+            current.append(word)
     lines += [current] if current else []
-    if len(lines) > 1 and " " not in lines[-1]:
-        before = lines[-2].split(" ")
-        last = f"{before[-1]} {lines[-1]}"
-        if len(before) > 2 and text_mod.width(last, style.font, style.size) <= width:
-            lines[-2:] = [" ".join(before[:-1]), last]
-    return lines
+    if len(lines) > 1 and len(lines[-1]) == 1:
+        before, last = lines[-2], [lines[-2][-1], lines[-1][0]]
+        if len(before) > 2 and text_mod.fits(last, style.font, style.size, width):
+            lines[-2:] = [before[:-1], last]
+    return [" ".join(line) for line in lines]
 
 
 KEEP = 2     # a paragraph's first lines, and its last, stand at least this many together in a column

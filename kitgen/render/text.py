@@ -10,6 +10,7 @@ extraction (pdftotext) gives the words back in logical order, ZWNJ included.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from .. import fonts
 
 SIZE_STEP = 0.25   # sizes are multiples of this, so output is stable
 ZWNJ = "\u200c"
+ZWJ = "\u200d"
 _PLACEHOLDER = "\u08a0"   # an unused right-to-left letter that stands in for ZWNJ, which bidi would drop
 
 
@@ -48,14 +50,41 @@ class Shaped:
     actual: str | None          # for /ActualText: the text in visual order with ZWNJ kept (None: plain text)
 
 
+class _Settings:
+    """A reshaper's configuration as plain values, read once. arabic-reshaper reads six
+    settings from its ConfigParser section on every ``reshape`` (and each read goes through
+    ConfigParser's interpolation); this answers the same ``get`` and ``getboolean`` calls
+    from dictionaries. Keys are matched without regard to case, as ConfigParser does."""
+
+    def __init__(self, section):
+        states = section.parser.BOOLEAN_STATES
+        self._values = {key: section[key] for key in section}
+        self._booleans = {key: states[value.lower()] for key, value in self._values.items()
+                          if value.lower() in states}
+
+    def get(self, key: str, fallback=None):
+        return self._values.get(key.lower(), fallback)
+
+    def getboolean(self, key: str, fallback=None):
+        return self._booleans.get(key.lower(), fallback)
+
+
 @lru_cache(maxsize=1)
 def _reshaper():
     import arabic_reshaper
 
+    class Reshaper(arabic_reshaper.ArabicReshaper):
+        """arabic-reshaper's reshaper with its configuration read once (``_Settings``)."""
+
+        def __init__(self, configuration):
+            super().__init__(configuration=configuration)
+            self.configuration = _Settings(self.configuration)
+
     # keep diacritics (tanwin, hamza above...); drawn after their letter they sit right
-    return arabic_reshaper.ArabicReshaper(configuration={"delete_harakat": False})
+    return Reshaper({"delete_harakat": False})
 
 
+@lru_cache(maxsize=4096)     # a line is shaped when measured, drawn, and drawn again in another file
 def shape(text: str, rtl: bool | None = None) -> Shaped:
     """Text as it is to be drawn, left to right. ``rtl``: the base direction of the
     paragraph the text is a line of -- True for a right-to-left paragraph (a line that
@@ -65,45 +94,165 @@ def shape(text: str, rtl: bool | None = None) -> Shaped:
     arabic = is_arabic_script(text)
     if not arabic and not rtl:
         return Shaped(text, None)
-    from bidi.algorithm import get_display     # the pure-Python algorithm: it mirrors brackets
-
     base = {True: "R", False: "L", None: None}[rtl]
-    visual = get_display(_reshaper().reshape(text) if arabic else text, base_dir=base)
+    visual = _display(_reshape(text) if arabic else text, base)
     # Extraction tools reverse right-to-left runs they read; give them the text in
     # visual order, with each ZWNJ kept where it stands.
-    actual = get_display(text.replace(ZWNJ, _PLACEHOLDER), base_dir=base).replace(_PLACEHOLDER, ZWNJ)
+    actual = _display(text.replace(ZWNJ, _PLACEHOLDER), base).replace(_PLACEHOLDER, ZWNJ)
     return Shaped(visual, actual if arabic or visual != text else None)
 
 
-def runs(text: str, font: str, rtl: bool | None = None) -> list[tuple[str, str]]:
+# the bidi classes rule X9 of the bidi algorithm removes: embeddings, overrides, their end, boundary neutrals
+BIDI_REMOVED = frozenset({"RLE", "LRE", "RLO", "LRO", "PDF", "BN"})
+_STRONG_RTL = frozenset({"R", "AL"})
+# classes that, with no left-to-right letter, digit, separator or explicit mark about, all
+# resolve to right to left: letters, boundary neutrals, marks, spaces, punctuation
+_RTL_ONLY = frozenset({"R", "AL", "BN", "NSM", "WS", "ON", "CS", "ES", "ET"})
+
+
+def _display(text: str, base: str | None) -> str:
+    """The text in visual order by python-bidi's pure-Python algorithm (it mirrors brackets),
+    ``base`` the paragraph's direction ("R", "L", None: found). In a right-to-left paragraph
+    (or one whose first strong letter is right to left), a text of right-to-left letters,
+    marks, spaces and punctuation -- no left-to-right letter, no digit -- is all at level 1:
+    it comes out reversed, without its boundary neutrals (ZWNJ) and with its brackets
+    mirrored, and is so written here directly."""
+    classes = set(map(unicodedata.bidirectional, text))
+    if _RTL_ONLY.issuperset(classes) and (base == "R" or base is None and classes & _STRONG_RTL or
+                                          _STRONG_RTL.issuperset(classes - {"BN"})):
+        from bidi.mirror import MIRRORED
+
+        return "".join(MIRRORED.get(ch, ch) if unicodedata.mirrored(ch) else ch for ch in reversed(text)
+                       if unicodedata.bidirectional(ch) != "BN")
+    from bidi.algorithm import get_display
+
+    return get_display(text, base_dir=base)
+
+
+@lru_cache(maxsize=8192)
+def _reshape_word(word: str) -> str:
+    return _reshaper().reshape(word)
+
+
+def _reshape(text: str) -> str:
+    """arabic-reshaper's joined forms of ``text``, a word at a time (each word's cached): a
+    letter joins only letters, never across a space, and no ligature switched on spans one.
+    A text with a ZWJ is reshaped whole: the reshaper drops a ZWJ by its neighbours."""
+    if ZWJ in text:
+        return _reshaper().reshape(text)
+    return " ".join(map(_reshape_word, text.split(" ")))
+
+
+def runs(text: str, font: str, rtl: bool | None = None) -> tuple[tuple[str, str], ...]:
     """The shaped text in runs of one font each: (characters, font name), left to right."""
-    if not is_arabic_script(text):
-        return [(shape(text, rtl).visual, font)]
     shaped = shape(text, rtl).visual
-    partner = fonts.partner(font)
+    partner = fonts.partner(font) if is_arabic_script(text) else None
     if partner is None:
-        return [(shaped, font)]
+        return ((shaped, font),)
+    # the registered fonts are part of the key: a name registered anew is looked at anew
+    return _split(shaped, font, partner, pdfmetrics.getFont(font), pdfmetrics.getFont(partner))
+
+
+@lru_cache(maxsize=4096)
+def _split(shaped: str, font: str, partner: str, *_registered) -> tuple[tuple[str, str], ...]:
+    """Shaped characters in runs of one font each: the partner's wherever it has the glyph
+    (or ``font`` lacks it too), else ``font``'s."""
     out: list[tuple[str, str]] = []
+    latin = _drawn_by_font(set(shaped), font, partner)
     for ch in shaped:
-        use = partner if fonts.has_glyph(partner, ch) or not fonts.has_glyph(font, ch) else font
+        use = font if ch in latin else partner
         if out and out[-1][1] == use:
             out[-1] = (out[-1][0] + ch, use)
         else:
             out.append((ch, use))
-    return out
+    return tuple(out)
 
 
 def width(text: str, font: str, size: float) -> float:
     return sum(pdfmetrics.stringWidth(part, name, size) for part, name in runs(text, font))
 
 
+ROUNDING = 1e-6     # points: far above the rounding of a sum of advances, far below anything visible
+
+
+def line_advance(words, font: str) -> float | None:
+    """The advance at size 1 of the words joined by single spaces, as ``width`` measures that
+    line (up to the rounding of a sum), added up from the words' own advances, each found
+    once. None when a word's advance depends on the words around it: it holds a ZWJ (the
+    reshaper drops one by its neighbours) or a character bidi mirrors to a glyph of another
+    width. The words hold no white space."""
+    if not words:
+        return 0.0
+    # a line with Arabic script is shaped whole, and each of its characters is drawn by the
+    # partner where it has the glyph; any other line is drawn as it is, in ``font``
+    arabic = any(map(is_arabic_script, words))
+    partner = fonts.partner(font) if arabic else None
+    key = (arabic, font, partner, pdfmetrics.getFont(font), partner and pdfmetrics.getFont(partner))
+    total = 0.0
+    for word in words:
+        advance = _word_advance(word, *key)
+        if advance is None:
+            return None
+        total += advance
+    return total + (len(words) - 1) * _word_advance(" ", *key)
+
+
+def fits(words, font: str, size: float, limit: float) -> bool:
+    """Whether the words joined by single spaces are no wider than ``limit`` at ``size``:
+    ``width(" ".join(words), font, size) <= limit``, answered from the words' advances
+    (``line_advance``); the line itself is measured only when that sum is within rounding
+    of ``limit`` or cannot be had from the words."""
+    advance = line_advance(words, font)
+    if advance is not None and abs(advance * size - limit) > ROUNDING:
+        return advance * size < limit
+    return width(" ".join(words), font, size) <= limit
+
+
+@lru_cache(maxsize=8192)
+def _word_advance(word: str, arabic: bool, font: str, partner: str | None, *_registered) -> float | None:
+    """A word's advance at size 1 within a line (``line_advance``); the registered fonts
+    are part of the key, so that a name registered anew is measured anew."""
+    if not arabic:
+        return pdfmetrics.stringWidth(word, font, 1.0)
+    if ZWJ in word:
+        return None
+    from bidi.mirror import MIRRORED
+
+    # shaping does not reach across a space (no ligature that spans words is switched on),
+    # and bidi only reorders, drops the characters of the classes of its rule X9 and mirrors:
+    # the line's characters are its words' characters, less those, a mirrored one perhaps mirrored
+    chars = [ch for ch in _reshape_word(word) if unicodedata.bidirectional(ch) not in BIDI_REMOVED]
+    mirrors = {ch: MIRRORED[ch] for ch in chars if ch in MIRRORED}
+    latin = _drawn_by_font(set(chars) | set(mirrors.values()), font, partner)
+
+    def advance(string: str) -> float:
+        in_partner = "".join(ch for ch in string if ch not in latin)
+        in_font = "".join(ch for ch in string if ch in latin)
+        return (pdfmetrics.stringWidth(in_partner, partner, 1.0) if in_partner else 0.0) + (
+            pdfmetrics.stringWidth(in_font, font, 1.0) if in_font else 0.0)
+
+    if any(advance(ch) != advance(mirror) for ch, mirror in mirrors.items()):
+        return None
+    return advance("".join(chars))
+
+
+def _drawn_by_font(chars: set[str], font: str, partner: str | None) -> set[str]:
+    """Those of the characters of a line in an Arabic script that ``runs`` draws in ``font``
+    rather than in its Arabic partner: those the partner lacks and ``font`` has (all of them
+    when there is no partner)."""
+    if partner is None:
+        return chars
+    without = fonts.lacking(partner, chars)
+    return without - fonts.lacking(font, without)
+
+
 def missing_glyphs(text: str, font: str) -> str:
     """Characters neither the font nor its Arabic partner can draw."""
-    lacking = {ch for ch in text if not fonts.has_glyph(font, ch)}
+    lacking = fonts.lacking(font, text)
     if not lacking:
         return ""
     partner = fonts.partner(font)
-    return "".join(sorted(ch for ch in lacking if not (partner and fonts.has_glyph(partner, ch))))
+    return "".join(sorted(fonts.lacking(partner, lacking) if partner else lacking))
 
 
 @lru_cache(maxsize=8192)
