@@ -294,9 +294,13 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
     from kitgen.games.codenames import build as builder, kitfile
-    from kitgen.games.deduction import theme as deduction_theme
 
-    if game == "deduction" or (kit_file and game is None and deduction_theme.is_theme(Path(kit_file))):
+    def is_theme(path) -> bool:           # the deduction family is imported only when a kit file may be its
+        from kitgen.games.deduction import theme as deduction_theme
+
+        return deduction_theme.is_theme(Path(path))
+
+    if game == "deduction" or (kit_file and game is None and is_theme(kit_file)):
         codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
                           "--ink saver": None if ink == "normal" else ink}
         given = [flag for flag, value in codenames_only.items() if value is not None]
@@ -305,7 +309,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
                                  "per_card": per_card, "png_dpi": png_dpi})
-    if game == "codenames" and kit_file and deduction_theme.is_theme(Path(kit_file)):
+    if game == "codenames" and kit_file and is_theme(kit_file):
         raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
     if players is not None or board_paper is not None:
         raise KitgenError(f"{'--players' if players is not None else '--board-paper'} is an option of the deduction "

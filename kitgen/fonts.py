@@ -180,11 +180,11 @@ def _fallback_dir() -> Path:
 
 def _static_instance(source: Path, weight: int) -> Path:
     """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
-    from importlib.metadata import version
+    from kitgen.versions import installed
 
     # the cut depends on the source font, on fontTools and on the recipe: all three name the
     # cached file (and fontTools itself, slow to import, is imported only when a cut is needed)
-    digest = hashlib.sha256(source.read_bytes() + f"|{version('fonttools')}|{CUT_RECIPE}".encode()).hexdigest()[:12]
+    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{CUT_RECIPE}".encode()).hexdigest()[:12]
     name = f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
     target = cache_dir() / name
     if target.exists():

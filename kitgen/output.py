@@ -38,16 +38,11 @@ class Progress:
 def library_versions(extra: tuple[str, ...] = ()) -> dict:
     """The versions that shape the bytes of the PDFs, for reproducing a build; ``extra``
     names a family's own (the kernel's first, so every manifest starts alike)."""
-    from importlib.metadata import PackageNotFoundError, version
+    from kitgen.versions import installed
 
-    found = {}
-    for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans", "fontpkg-noto-sans-arabic",
-                 "arabic-reshaper", "python-bidi", "svglib", "pillow", "py-phosphor-icons") + tuple(extra):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = None
-    return found
+    return {name: installed(name) for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans",
+                                               "fontpkg-noto-sans-arabic", "arabic-reshaper", "python-bidi",
+                                               "svglib", "pillow", "py-phosphor-icons") + tuple(extra)}
 
 
 def file_entries(files: list[BuiltFile], size) -> list:

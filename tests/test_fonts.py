@@ -88,11 +88,11 @@ def test_the_cache_file_is_named_by_font_library_and_recipe(monkeypatch):
 
 
 def test_a_new_fonttools_names_a_new_cut(monkeypatch):
-    import importlib.metadata
+    from kitgen import versions
 
     path = fonts._static_instance(_source(), 700)
-    real = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "99.0" if name == "fonttools" else real(name))
+    real = versions.installed
+    monkeypatch.setattr(versions, "installed", lambda name: "99.0" if name == "fonttools" else real(name))
     monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"cut by another fontTools")
     assert fonts._static_instance(_source(), 700) != path
 

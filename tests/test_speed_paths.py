@@ -147,3 +147,20 @@ def test_the_compact_uniqueness_check_redraws_exactly_when_the_full_one_does(edi
     redraws.clear()
     assert list(key_deck.draw("clash", edition, 40)) == expected
     assert max(redraws) >= 3                                        # clashes did happen
+
+
+def test_installed_versions_are_importlib_metadatas():
+    """The manifest's library versions, read from dist-info folders, are what importlib.metadata
+    says, for every library the manifest names and for packages spelt in other ways."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from kitgen import output, versions
+
+    names = list(output.library_versions(("networkx", "numpy"))) + ["PyYAML", "pyyaml", "Pillow", "zxing_cpp",
+                                                                     "typing-extensions", "no-such-package-x"]
+    for name in names:
+        try:
+            expected = version(name)
+        except PackageNotFoundError:
+            expected = None
+        assert versions.installed(name) == expected, name
