@@ -69,16 +69,19 @@ def _pss_kb(pid: int) -> int:
 
 def once(cmd, env=None, sample=True) -> tuple[float, float]:
     """Seconds and the tree's peak memory (MB) of one run of ``cmd``."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    peak = 0
-    while proc.poll() is None:
-        if sample:
-            peak = max(peak, sum(_pss_kb(p) for p in _tree(proc.pid)))
-        time.sleep(0.02)
-    seconds = time.perf_counter() - start
-    if proc.returncode:
-        raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{proc.stderr.read().decode()}")
+    cmd = [str(part) for part in cmd]
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errors, env=env, cwd=ROOT)
+        peak = 0
+        while proc.poll() is None:
+            if sample:
+                peak = max(peak, sum(_pss_kb(p) for p in _tree(proc.pid)))
+            time.sleep(0.02)
+        seconds = time.perf_counter() - start
+        if proc.returncode:
+            errors.seek(0)
+            raise SystemExit(f"failed: {' '.join(cmd)}\n{errors.read().decode()}")
     return seconds, peak / 1024
 
 
