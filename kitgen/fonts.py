@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import cache
 from .errors import KitgenError
 
 
@@ -27,10 +28,8 @@ class FontFile:
 
 
 def cache_dir() -> Path:
-    """Where cut font instances are kept: $KITGEN_CACHE, else the user's cache folder."""
-    if os.environ.get("KITGEN_CACHE"):
-        return Path(os.environ["KITGEN_CACHE"]) / "fonts"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kitgen" / "fonts"
+    """Where cut font instances are kept: $KITGEN_CACHE/fonts, else the user's cache folder."""
+    return cache.folder("fonts")
 
 
 def _package_font(family: str) -> tuple[Path, dict]:
@@ -199,15 +198,7 @@ def _static_instance(source: Path, weight: int) -> Path:
             return target
     _announce(f"preparing fonts, once (they are kept in {target.parent})")
     data = cut_instance(source, weight)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)       # whole or not at all, even with another kitgen cutting the same font
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    cache.write_atomically(target, data)      # whole or not at all, even with another kitgen cutting the same font
     return target
 
 

@@ -1,17 +1,22 @@
 """Pictures, read and checked before anything is drawn (docs/design.md §9.3): PNG, JPEG
 and SVG files, and icons from an installed icon set. A picture that cannot be
 read, a decompression bomb, an SVG that refers outside itself: each is refused
-in one line."""
+in one line. What an SVG parsed to (its size) and drew (its PDF operators) is
+kept on disk for later runs, so an SVG seen before is neither parsed nor drawn
+again (SvgStore, docs/design.md §8.6)."""
 
 import functools
 import hashlib
 import importlib.resources
 import io
+import json
+import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache
 from .errors import KitgenError
 
 RASTER = {".png", ".jpg", ".jpeg"}
@@ -65,7 +70,7 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
         if len(data) > MAX_SVG_BYTES:
             raise KitgenError(f"SVG of {len(data) // 1_000_000} MB is too large (limit {MAX_SVG_BYTES // 1_000_000} MB)",
                               source=where, line=line)
-        drawing_of(data, where)
+        svg_size(data, where)
         return Picture(name, data, True, None, caption)
     from PIL import Image, UnidentifiedImageError
 
@@ -188,12 +193,191 @@ def parsed_svg(data: bytes, where: str = "SVG"):
             raise KitgenError("is not an SVG picture that can be read; check that it opens in a browser",
                               source=where)
         parsed = _drawings.put(key, (drawing, stand_in))
+        store().remember(key, stand_in, drawing.width, drawing.height)
     return parsed
+
+
+def svg_size(data: bytes, where: str = "SVG") -> tuple[float, float]:
+    """The SVG's width and height in points, as its parse gives them: from the store when this
+    content was parsed before (no parse, no svglib), else parsed now. KitgenError if it does not
+    parse."""
+    entry = store().entry(hashlib.sha256(data).digest())
+    if entry is not None:
+        return entry["width"], entry["height"]
+    drawing = parsed_svg(data, where)[0]
+    return drawing.width, drawing.height
 
 
 def drawing_of(data: bytes, where: str = "SVG"):
     """The SVG as a reportlab Drawing; KitgenError if it does not parse."""
     return parsed_svg(data, where)[0]
+
+
+# What the store keeps for an SVG depends on svglib and the libraries it parses with, on
+# reportlab, and on kitgen's own conversion: the stand-in (_stand_in, parsed_svg), the copy made
+# ready for a layout (render/pictures._prepared, paint.to_cmyk) and what decides the operators
+# (render/pictures._canvas_state, _render). Changing any of these: bump PICTURE_RECIPE, which with
+# the libraries' versions names the stored files, so nothing stored before is used again.
+PICTURE_RECIPE = 1
+RECIPE_LIBRARIES = ("svglib", "reportlab", "lxml", "cssselect2", "tinycss2")
+# What stored operators may hold: numbers, operator names, dash arrays. No name (/: a font, an
+# image, a transparency state), no string ((), no hex string or dictionary (<).
+OPERATORS = re.compile(r"[0-9A-Za-z .*\[\]-]*")
+ENTRY_KEYS = {"recipe", "svg", "stand_in", "width", "height", "replays"}
+MAX_ENTRY_BYTES = 20_000_000
+MAX_REPLAYS = 32
+FLUSH_AFTER = 512
+
+
+@functools.lru_cache(maxsize=1)
+def recipe() -> str | None:
+    """12 hex digits naming how SVGs are parsed and drawn here: the versions of RECIPE_LIBRARIES
+    and PICTURE_RECIPE; None (nothing stored or read) when one of them is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        versions = [f"{name} {version(name)}" for name in RECIPE_LIBRARIES]
+    except PackageNotFoundError:
+        return None
+    return hashlib.sha256("|".join(versions + [f"kitgen {PICTURE_RECIPE}"]).encode()).hexdigest()[:12]
+
+
+def _number(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and value > 0
+
+
+def _valid_replay(replay) -> bool:
+    """{"lines": [operators...], "version": [major, minor]}, every line within OPERATORS."""
+    return (isinstance(replay, dict) and set(replay) == {"lines", "version"}
+            and isinstance(replay["lines"], list)
+            and all(type(line) is str and OPERATORS.fullmatch(line) for line in replay["lines"])
+            and isinstance(replay["version"], list) and len(replay["version"]) == 2
+            and all(type(n) is int and 0 <= n < 100 for n in replay["version"]))
+
+
+def _valid_entry(entry, digest: bytes, recipe: str) -> bool:
+    """Whether ``entry`` is what the store writes for this content under this recipe, in every
+    key and type."""
+    return (isinstance(entry, dict) and set(entry) == ENTRY_KEYS
+            and entry["recipe"] == recipe and entry["svg"] == digest.hex() and entry["stand_in"] in STAND_INS
+            and _number(entry["width"]) and _number(entry["height"])
+            and isinstance(entry["replays"], dict) and len(entry["replays"]) <= MAX_REPLAYS
+            and all(type(k) is str and _valid_replay(v) for k, v in entry["replays"].items()))
+
+
+class SvgStore:
+    """What was learnt about SVG contents, kept in a folder for later runs (docs/design.md §8.6):
+    one JSON file for each content svglib parsed, named by the content's SHA-256 and the recipe,
+    holding its stand-in colour, width and height, and for each replay key (render/pictures.py)
+    the PDF operators its drawing gave and the PDF version they need. A file is read only if it
+    is in every key and type what would be written (else it is a miss, never an error). What a
+    process learns is written when it exits (or every FLUSH_AFTER contents), each file merged
+    with what it holds by then and written whole (a temporary file renamed); a folder that
+    cannot be written leaves only this process's memory. ``folder`` None: nothing is read or
+    written."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self._entries = ContentCache(4096)     # content digest -> its entry, as read or learnt
+        self._unwritten: dict[bytes, dict] = {}      # entries with what their files do not hold
+        self._writable = True
+        self._at_exit = False
+
+    def _path(self, digest: bytes) -> Path | None:
+        if self.folder is None or recipe() is None:
+            return None
+        return self.folder / f"{digest.hex()}-{recipe()}.json"
+
+    def _read(self, digest: bytes) -> dict | None:
+        path = self._path(digest)
+        if path is None:
+            return None
+        try:
+            with open(path, "rb") as file:
+                raw = file.read(MAX_ENTRY_BYTES + 1)
+            entry = json.loads(raw)
+        except (OSError, ValueError, RecursionError):
+            return None
+        return entry if len(raw) <= MAX_ENTRY_BYTES and _valid_entry(entry, digest, recipe()) else None
+
+    def _learnt(self, digest: bytes, entry: dict) -> None:
+        self._entries.put(digest, entry)
+        if not self._writable:
+            return
+        self._unwritten[digest] = entry
+        if not self._at_exit:
+            import atexit
+
+            atexit.register(self.flush)
+            self._at_exit = True
+        if len(self._unwritten) >= FLUSH_AFTER:
+            self.flush()
+
+    def entry(self, digest: bytes) -> dict | None:
+        """The stored entry of this content (an SVG that parsed), or None."""
+        entry = self._entries.get(digest) or self._unwritten.get(digest)
+        if entry is None:
+            entry = self._read(digest)
+            if entry is not None:
+                self._entries.put(digest, entry)
+        return entry
+
+    def remember(self, digest: bytes, stand_in: str, width, height) -> None:
+        """Record that this content parsed, to this stand-in and size (if not known yet)."""
+        if self.folder is None or recipe() is None or self._entries.get(digest) is not None:
+            return
+        entry = {"recipe": recipe(), "svg": digest.hex(), "stand_in": stand_in, "width": width, "height": height,
+                 "replays": {}}
+        if _valid_entry(entry, digest, recipe()):      # only what reading would trust is kept
+            self._learnt(digest, entry)
+
+    def operators(self, digest: bytes, key: str) -> tuple[tuple[str, ...], tuple[int, int]] | None:
+        """(lines, PDF version) stored for this content under the replay key ``key``, or None."""
+        entry = self.entry(digest)
+        replay = None if entry is None else entry["replays"].get(key)
+        return None if replay is None else (tuple(replay["lines"]), tuple(replay["version"]))
+
+    def add_operators(self, digest: bytes, key: str, lines, version) -> None:
+        """Record the operators a drawing of this content gave under ``key``."""
+        entry = self.entry(digest)
+        replay = {"lines": list(lines), "version": list(version)}
+        if entry is None or not _valid_replay(replay) or entry["replays"].get(key) == replay:
+            return
+        self._learnt(digest, dict(entry, replays=_newest({**entry["replays"], key: replay})))
+
+    def flush(self) -> None:
+        """Write what was learnt: each file merged with what it holds now (another kitgen may have
+        added replay keys), the newest MAX_REPLAYS kept."""
+        unwritten, self._unwritten = self._unwritten, {}
+        for digest, entry in unwritten.items():
+            path = self._path(digest)
+            if path is None or not self._writable:
+                return
+            there = self._read(digest)
+            if there is not None:
+                entry = dict(entry, replays=_newest({**there["replays"], **entry["replays"]}))
+                if entry == there:
+                    continue
+            try:
+                cache.write_atomically(path, json.dumps(entry, separators=(",", ":")).encode())
+            except OSError:
+                self._writable = False       # no cache for the rest of this run; the build goes on
+
+
+def _newest(replays: dict) -> dict:
+    """The last MAX_REPLAYS of ``replays``."""
+    return dict(list(replays.items())[-MAX_REPLAYS:])
+
+
+_store: SvgStore | None = None
+
+
+def store() -> SvgStore:
+    """This process's SVG store, in the cache folder's ``pictures`` (kitgen/cache.py)."""
+    global _store
+    if _store is None:
+        _store = SvgStore(cache.folder("pictures"))
+    return _store
 
 
 def low_resolution(pictures, box_w: float, box_h: float, dpi: float = 150) -> list[str]:

@@ -1,8 +1,8 @@
 """Shared fixtures: one default kit built per test session, and raster helpers.
 
-Tests never touch the user's font cache: KITGEN_CACHE points at a fresh folder
-for the whole session (child processes inherit it), so every run cuts the fonts
-again and the cutting code is tested on every machine, not only on a new one.
+Tests never touch the user's cache (fonts, pictures): KITGEN_CACHE points at a
+fresh folder for the whole session (child processes inherit it), so every run cuts
+the fonts again and the cutting code is tested on every machine, not only on a new one.
 Under CI=true a skipped test is a failure: CI must run every test."""
 
 import os
@@ -32,6 +32,10 @@ def pytest_sessionstart(session):
 
 def pytest_unconfigure(config):
     if not _INHERITED:
+        from kitgen import pictures
+
+        if pictures._store is not None:
+            pictures._store.flush()          # now, not at exit: into the folder about to be removed
         shutil.rmtree(_CACHE, ignore_errors=True)
 
 

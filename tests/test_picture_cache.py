@@ -39,13 +39,14 @@ def png(colour, size=(300, 200), mode="RGB") -> bytes:
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Empty picture caches for this test (the process's own are put back after), and
-    counters: SVG parses by the digest of what svglib was given, renderPDF renders,
+    """Empty picture caches for this test (the process's own are put back after), no picture
+    store on disk (tests/test_picture_disk_cache.py tests that), and counters: SVG parses by the digest of what svglib was given, renderPDF renders,
     and raster pictures opened by Pillow."""
     import reportlab.graphics.renderPDF
     import svglib.svglib
 
     monkeypatch.setattr(pictures, "_drawings", pictures.ContentCache(4096))
+    monkeypatch.setattr(pictures, "_store", pictures.SvgStore(None))
     monkeypatch.setattr(picture_drawing, "_drawings", pictures.ContentCache(4096))
     monkeypatch.setattr(picture_drawing, "_codes", pictures.ContentCache(4096))
     monkeypatch.setattr(picture_drawing, "_readers",
@@ -87,9 +88,10 @@ def one_page(picture, layout, colour=None, before=None) -> bytes:
 
 
 def uncached(monkeypatch, make):
-    """What ``make()`` gives with every picture cache empty (and put back after)."""
+    """What ``make()`` gives with every picture cache empty and no picture store (put back after)."""
     with monkeypatch.context() as m:
         m.setattr(pictures, "_drawings", pictures.ContentCache(4096))
+        m.setattr(pictures, "_store", pictures.SvgStore(None))
         m.setattr(picture_drawing, "_drawings", pictures.ContentCache(4096))
         m.setattr(picture_drawing, "_codes", pictures.ContentCache(4096))
         m.setattr(picture_drawing, "_readers", pictures.ContentCache(1024, budget=1, weigh=picture_drawing._weight))

@@ -4,6 +4,7 @@ layout is (docs/design.md §8.6)."""
 
 import hashlib
 import io
+import json
 
 from kitgen import pictures as pictures_mod
 from kitgen.render import paint
@@ -39,12 +40,18 @@ _drawings = pictures_mod.ContentCache(4096)    # (content digest, font, CMYK, co
 _codes = pictures_mod.ContentCache(4096)       # the same and the canvas state -> PDF operators
 
 
+def _key(picture, font: str, layout, colour: str):
+    """(key, colour, CMYK): what the picture's drawing for this layout is made from, as the key
+    (content digest, font, CMYK, repr of the colour) of what is kept of it."""
+    current = paint.colour(layout, colour)
+    cmyk = paint.is_cmyk(layout)
+    return (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current)), current, cmyk
+
+
 def _ready(picture, font: str, layout, colour: str):
     """(drawing, key): the picture's SVG drawing made ready for this layout (a copy, kept for
     the next face) and what it was made from."""
-    current = paint.colour(layout, colour)
-    cmyk = paint.is_cmyk(layout)
-    key = (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current))
+    key, current, cmyk = _key(picture, font, layout, colour)
     drawing = _drawings.get(key)
     if drawing is None:
         parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
@@ -73,17 +80,51 @@ def _canvas_state(c):
         return None
 
 
-def _render(c, drawing, key):
-    """renderPDF.draw(drawing, c, 0, 0), its operators kept for the next document. Operators
-    that name no resource (no ``/``: no font, image, transparency state or shading) and write
-    no text depend only on the drawing and the canvas's state (_canvas_state), and leave
-    nothing behind but themselves and the PDF version they need (a colour with an alpha asks
-    for PDF 1.4, a separate note to the document): so for the same drawing and state the same
-    lines are given again and the document is raised to the same version. A drawing that
-    names resources is rendered every time, its names being its document's."""
+def _plain(value):
+    """``value`` as JSON data that is the same in every process: a function (the canvas's
+    colour-space rule) by its module and name. ValueError for what has no such form."""
+    if value is None or type(value) in (str, bool, int, float):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    name = getattr(value, "__qualname__", None)
+    if callable(value) and isinstance(name, str) and "<" not in name:
+        return f"{value.__module__}.{name}"
+    raise ValueError(f"no stable form for {type(value).__name__}")
+
+
+def _stored_key(key) -> str | None:
+    """The replay key (content digest, font, CMYK, colour repr, canvas state) as text, the same
+    in every process: the key of the operators in the picture store; None if it has no such form."""
+    try:
+        return json.dumps([key[0].hex(), *map(_plain, key[1:])], separators=(",", ":"))
+    except ValueError:
+        return None
+
+
+def _render(c, picture, font: str, layout, colour: str):
+    """The picture's SVG drawing made ready for this layout, rendered at the origin
+    (renderPDF.draw), its operators kept for the next document and, in the picture store
+    (kitgen/pictures.py), for the next run. Operators that name no resource (no ``/``: no font,
+    image, transparency state or shading) and write no text depend only on the drawing and the
+    canvas's state (_canvas_state), and leave nothing behind but themselves and the PDF version
+    they need (a colour with an alpha asks for PDF 1.4, a separate note to the document): so for
+    the same drawing and state the same lines are given again, without parsing or preparing the
+    drawing, and the document is raised to the same version. A drawing that names resources is
+    rendered every time, its names being its document's."""
     state = _canvas_state(c)
-    key = None if state is None else key + state
-    kept = None if key is None else _codes.get(key)
+    if state is None:
+        from reportlab.graphics import renderPDF
+
+        renderPDF.draw(_ready(picture, font, layout, colour)[0], c, 0, 0)
+        return
+    key = _key(picture, font, layout, colour)[0] + state
+    kept, stored = _codes.get(key), None
+    if kept is None:
+        stored = _stored_key(key)
+        kept = None if stored is None else pictures_mod.store().operators(key[0], stored)
+        if kept is not None:
+            _codes.put(key, kept)
     if kept is not None:
         lines, version = kept
         c._code.extend(lines)
@@ -91,9 +132,7 @@ def _render(c, drawing, key):
         return
     from reportlab.graphics import renderPDF
 
-    if key is None:
-        renderPDF.draw(drawing, c, 0, 0)
-        return
+    drawing = _ready(picture, font, layout, colour)[0]
     start, before = len(c._code), c._doc._pdfVersion
     c._doc._pdfVersion = (0, 0)              # to learn the version this drawing asks for
     try:
@@ -103,6 +142,8 @@ def _render(c, drawing, key):
     lines = c._code[start:]
     if not any("/" in line or "(" in line or "<" in line for line in lines):
         _codes.put(key, (tuple(lines), version))
+        if stored is not None:
+            pictures_mod.store().add_operators(key[0], stored, lines, version)
 
 
 def draw(c, picture, box, fit: str, font: str, layout, colour: str):
@@ -112,8 +153,7 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
     x, y, w, h = box
     cmyk = paint.is_cmyk(layout)
     if picture.vector:
-        drawing, key = _ready(picture, font, layout, colour)
-        pw, ph = drawing.width, drawing.height
+        pw, ph = pictures_mod.svg_size(picture.data, picture.name)
     else:
         pw, ph = picture.pixels
     scale = (min if fit == "contain" else max)(w / pw, h / ph)
@@ -127,7 +167,7 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
     if picture.vector:
         c.translate(left, bottom)
         c.scale(scale, scale)
-        _render(c, drawing, key)
+        _render(c, picture, font, layout, colour)
     else:
         c.drawImage(_reader(picture, cmyk), left, bottom, dw, dh, mask=None if cmyk else "auto")
     c.restoreState()
