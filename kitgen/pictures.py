@@ -233,12 +233,12 @@ FLUSH_AFTER = 512
 def recipe() -> str | None:
     """12 hex digits naming how SVGs are parsed and drawn here: the versions of RECIPE_LIBRARIES
     and PICTURE_RECIPE; None (nothing stored or read) when one of them is not installed."""
-    from importlib.metadata import PackageNotFoundError, version
+    from kitgen.versions import installed
 
-    try:
-        versions = [f"{name} {version(name)}" for name in RECIPE_LIBRARIES]
-    except PackageNotFoundError:
+    found = [installed(name) for name in RECIPE_LIBRARIES]
+    if None in found:
         return None
+    versions = [f"{name} {version}" for name, version in zip(RECIPE_LIBRARIES, found)]
     return hashlib.sha256("|".join(versions + [f"kitgen {PICTURE_RECIPE}"]).encode()).hexdigest()[:12]
 
 
