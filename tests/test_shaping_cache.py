@@ -35,11 +35,11 @@ def words_of(alphabet: str):
 
 
 def test_shaping_a_string_again_returns_the_shape_already_made():
-    text.shape.cache_clear()
+    text._shape.cache_clear()
     first = text.shape("کتاب\u200cخانه ما", rtl=True)
     again = text.shape("کتاب\u200cخانه ما", rtl=True)
     assert again is first
-    assert text.shape.cache_info().hits == 1 and text.shape.cache_info().misses == 1
+    assert text._shape.cache_info().hits == 1 and text._shape.cache_info().misses == 1
     # the direction is part of the key: a left-to-right paragraph's line is shaped on its own
     assert text.shape("کتاب\u200cخانه ما", rtl=False) is not first
 

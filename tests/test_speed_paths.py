@@ -13,8 +13,7 @@ import tracemalloc
 import pytest
 
 from kitgen.games.codenames import editions, key_deck, key_volumes
-from kitgen.games.codenames.render import key_cards
-from kitgen.render import qr
+from kitgen.render import qr, text
 
 
 def kitgen(*args, env=None):
@@ -60,13 +59,24 @@ def _peak(tmp_path, count: int) -> int:
 def test_memory_does_not_grow_with_the_number_of_keys(tmp_path, monkeypatch):
     """Five times the keys in 12-key volumes: a finished volume's bytes and its manifest entries
     (about 6 KB a key together) are on disk, not in memory; the deck is a short string a key."""
-    # the bounded caches (each key's number label fitted, its QR's modules: 8,192 and 512 entries)
-    # fill up over the first thousands of keys; made small here, they stay out of the sum
-    for module, name in ((key_cards.text, "fit"), (qr, "rows"), (qr, "_mask_hex")):
+    # the QR caches (512 entries each) fill up over the first 512 keys; made small here, they stay
+    # out of the sum. A key's number label is neither fitted nor shaped through a cache.
+    for module, name in ((qr, "rows"), (qr, "_mask_hex")):
         monkeypatch.setattr(module, name, functools.lru_cache(maxsize=32)(getattr(module, name).__wrapped__))
     _peak(tmp_path, 12)                        # fonts, forms' names and matrices' tables made
     small, large = _peak(tmp_path, 120), _peak(tmp_path, 600)
     assert large - small < 250_000, (small, large)
+
+
+def test_key_numbers_do_not_fill_the_text_caches(tmp_path):
+    """A key's number is new on every key: fitting and drawing it leaves nothing in the caches
+    of fitted and shaped text (bounded at 8,192 and 4,096, they would otherwise fill a long run's
+    memory, in every worker)."""
+    key_volumes.build(24, "words", "numbers", tmp_path / "a", None, None, None, volume_pages=2, jobs=1)
+    before = text.fit.cache_info().currsize, text._shape.cache_info().currsize
+    key_volumes.build(240, "words", "numbers", tmp_path / "b", None, None, None, volume_pages=2, jobs=1)
+    after = text.fit.cache_info().currsize, text._shape.cache_info().currsize
+    assert after[0] - before[0] <= 2 and after[1] == before[1], (before, after)
 
 
 def test_a_run_stopped_midway_leaves_nothing(tmp_path, monkeypatch):

@@ -84,16 +84,21 @@ def _reshaper():
     return Reshaper({"delete_harakat": False})
 
 
-@lru_cache(maxsize=4096)     # a line is shaped when measured, drawn, and drawn again in another file
 def shape(text: str, rtl: bool | None = None) -> Shaped:
     """Text as it is to be drawn, left to right. ``rtl``: the base direction of the
     paragraph the text is a line of -- True for a right-to-left paragraph (a line that
     starts with a Latin word or a digit still reads from the right), False for a
     left-to-right one (a Persian name inside an English line), None: the text's own first
-    strong character decides (a label, a word)."""
-    arabic = is_arabic_script(text)
-    if not arabic and not rtl:
+    strong character decides (a label, a word). Text that needs no shaping is given as it is,
+    and kept out of the cache (a key's number is new on every key)."""
+    if not rtl and not is_arabic_script(text):
         return Shaped(text, None)
+    return _shape(text, rtl)
+
+
+@lru_cache(maxsize=4096)     # a line is shaped when measured, drawn, and drawn again in another file
+def _shape(text: str, rtl: bool | None) -> Shaped:
+    arabic = is_arabic_script(text)
     base = {True: "R", False: "L", None: None}[rtl]
     visual = _display(_reshape(text) if arabic else text, base)
     # Extraction tools reverse right-to-left runs they read; give them the text in
@@ -262,12 +267,13 @@ def ink(text: str, font: str) -> tuple[float, float] | None:
     return (min(e[0] for e in extents), max(e[1] for e in extents)) if extents else None
 
 
-@lru_cache(maxsize=8192)     # the same word is fitted when checked and again on each face drawn
-def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
+def fit_once(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
     """The largest size up to ``max_size`` at which ``text`` fits the box on one line.
     Its height is measured by its script: Latin, Cyrillic and Greek by the face's ascent
     and descent; an Arabic script, whose letters reach far above and below and differ
-    word to word, by the word's own ink (docs/design.md §6.5)."""
+    word to word, by the word's own ink (docs/design.md §6.5). ``fit`` is the same, cached:
+    this is for text fitted once (a key's number, new on every key), which would only fill
+    the cache."""
     parts = runs(text, font)
     faces = [pdfmetrics.getFont(name).face for name in {name for _, name in parts}]
     height = max((face.ascent - face.descent) / 1000.0 for face in faces)
@@ -279,6 +285,9 @@ def fit(text: str, font: str, box_w: float, box_h: float, max_size: float, min_s
     size = int(size / SIZE_STEP) * SIZE_STEP
     missing = missing_glyphs(text, font)
     return Fit(text, size, size >= min_size and not missing, missing)
+
+
+fit = lru_cache(maxsize=8192)(fit_once)      # the same word is fitted when checked and again on each face drawn
 
 
 def actual_text_begin(c, actual: str):

@@ -78,9 +78,9 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
         number = label(messages, "key_number", n=number_in(messages, key.number, len(str(key.total))),
                        total=key.total)
-        for style, shown in ((card.number, number), (card.kit_id, kit_ids[i].upper())):
+        for style, shown, fit in ((card.number, number, text.fit_once), (card.kit_id, kit_ids[i].upper(), text.fit)):
             font = fonts[style.font]
-            size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
+            size = fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
             _draw_left(c, shown, font, size, style, ink[style.colour])
 
     def back_art(c):
