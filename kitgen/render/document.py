@@ -78,6 +78,16 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
             registration_mark(c, x, y, radius)
 
 
+def _placed(placement, spec) -> tuple[float, ...]:
+    """The one matrix that puts the upright card's origin (its trim's bottom-left) where
+    ``placement`` puts it: turned by its rotation about the placement's centre."""
+    turn = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
+    cos, sin = turn[placement.rotation % 360]
+    cx, cy = placement.x + placement.width / 2, placement.y + placement.height / 2
+    hw, hh = spec.width / 2, spec.height / 2
+    return cos, sin, -sin, cos, cx - hw * cos + hh * sin, cy - hw * sin - hh * cos
+
+
 def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions = PrintOptions(),
                 first_page: int = 1, fonts=None) -> int:
     spec, marks = part.cards.spec, layout.marks
@@ -90,10 +100,7 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
             c.translate(*options.back_offset)       # against the printer's duplex misregistration
         for index, placement in page.cards:
             c.saveState()
-            c.translate(placement.x + placement.width / 2, placement.y + placement.height / 2)
-            if placement.rotation:
-                c.rotate(placement.rotation)
-            c.translate(-spec.width / 2, -spec.height / 2)
+            c.transform(*_placed(placement, spec))
             draw_face(c, index)
             c.restoreState()
         c.setStrokeColor(mark_colour)
