@@ -174,3 +174,46 @@ def test_installed_versions_are_importlib_metadatas():
         except PackageNotFoundError:
             expected = None
         assert versions.installed(name) == expected, name
+
+
+def _one_line(draw) -> bytes:
+    import io
+
+    from kitgen import fonts
+    from kitgen.render.pdf import new_canvas
+
+    font = fonts.register("noto-sans", 400).registered_name
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (600, 200), {"label": font})
+    draw(c, font)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+# escapes, and more than 256 distinct characters: reportlab splits the font into two subsets
+LINES = ["(A) \\ back\\slash) ((",
+         "".join(chr(c) for c in [*range(0x21, 0x7f), *range(0x400, 0x4c0), *range(0xc0, 0x180)])]
+
+
+@pytest.mark.parametrize("line", LINES)
+@pytest.mark.parametrize("align", ["left", "centre", "right"])
+def test_plain_text_is_drawn_as_reportlab_draws_it(line, align):
+    """text.draw_line writes a plain line's operators itself (text._show): the page looks the same
+    and gives the same text as reportlab's drawString, drawCentredString and drawRightString."""
+    import pypdfium2
+
+    from raster import render_page
+
+    def ours(c, font):
+        text.draw_line(c, line, font, 6, 300, 100, align)
+
+    def theirs(c, font):
+        c.setFont(font, 6)
+        {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](300, 100, line)
+
+    a, b = _one_line(ours), _one_line(theirs)
+    assert a != b                                   # not the same code path
+    assert render_page(a, 0, 200).tobytes() == render_page(b, 0, 200).tobytes()
+    texts = [pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range() for pdf in (a, b)]
+    assert texts[0] == texts[1] == line

@@ -299,14 +299,34 @@ def actual_text_end(c):
     c._code.append("EMC")
 
 
+def _show(c, face, text: str, size: float, x: float, y: float):
+    """``text`` from (x, y) in a TrueType font: the operators reportlab's drawString writes for it
+    (the font's subsets and their names, escaped strings; reportlab documents this use of
+    ``splitString`` and ``getSubsetInternalName``), without building a text object for each line:
+    a codename card's word, a board's word, a key's number are drawn thousands of times."""
+    from reportlab.lib.rl_accel import fp_str
+
+    doc, escape, points = c._doc, c._escape, fp_str(size)
+    shown = " ".join([f"{face.getSubsetInternalName(subset, doc)} {points} Tf ({escape(chunk)}) Tj"
+                      for subset, chunk in face.splitString(text, doc)])
+    c._code.append(f"BT 1 0 0 1 {fp_str(x)} {fp_str(y)} Tm {shown} ET")
+
+
 def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left",
               rtl: bool | None = None):
     """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right);
     ``rtl``: its paragraph's base direction (``shape``)."""
+    if not text:
+        return
     parts = runs(text, font, rtl)
     if len(parts) == 1 and not is_arabic_script(text) and not rtl:     # plain text: one call, no measuring twice
         c.setFont(font, size)
-        {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](x, y, text)
+        face = pdfmetrics.getFont(font)
+        if not face._dynamicFont:
+            {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](x, y, text)
+            return
+        shift = {"left": 0.0, "centre": 0.5, "right": 1.0}[align]
+        _show(c, face, text, size, x - shift * pdfmetrics.stringWidth(text, font, size) if shift else x, y)
         return
     total = sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
     start = x - {"left": 0.0, "centre": total / 2, "right": total}[align]
