@@ -8,6 +8,7 @@ Volumes are drawn by worker processes, one per core unless ``jobs`` says
 otherwise; a volume's bytes depend only on its keys, so the files are the same
 whatever the number of workers."""
 
+import gc
 import hashlib
 import json
 import os
@@ -53,20 +54,21 @@ _job: dict = {}
 
 
 def _unpacked(packed: str, number: int, total: int, cols: int) -> KeyCard:
-    """A key from its packed form: the starting team, then the cells row by row (one small
-    string a key: the deck of a long run is held this way)."""
+    """A key from its packed form: the starting team, then the cells row by row."""
     cells = packed[1:]
     return KeyCard(number, total, packed[0], tuple(cells[r:r + cols] for r in range(0, len(cells), cols)))
 
 
-def _volume(task: tuple[int, int, int]) -> tuple[Volume, str]:
-    """Draw volume ``number`` (keys ``start`` to ``end`` of the deck) into the kit's folder;
-    returns the volume and its keys' manifest entries, one JSON line each."""
-    number, start, end = task
+def _volume(task: tuple[int, int, str]) -> tuple[Volume, str]:
+    """Draw volume ``number``, whose first key is key ``start`` (0-based) of the deck and whose
+    keys are ``packed`` (each packed as ``_unpacked`` reads it, one after another), into the
+    kit's folder; returns the volume and its keys' manifest entries, one JSON line each."""
+    number, start, packed = task
     job = _job
     kit, layout, fonts, size = job["kit"], job["layout"], job["fonts"], job["size"]
-    chunk = tuple(_unpacked(packed, start + i + 1, job["count"], kit.edition.cols)
-                  for i, packed in enumerate(job["deck"][start:end]))
+    width = 1 + kit.edition.cells
+    chunk = tuple(_unpacked(packed[at:at + width], start + i + 1, job["count"], kit.edition.cols)
+                  for i, at in enumerate(range(0, len(packed), width)))
     payloads = [key_payload.encode(kit.id, key, job["secret"]) for key in chunk]
     cards = key_cards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, job["messages"], "keys")
     part = card_part(cards, layout, size, kit.duplex)
@@ -75,7 +77,10 @@ def _volume(task: tuple[int, int, int]) -> tuple[Volume, str]:
     job["writer"].write(name, data)
     entries = key_entries(part, job["cells"], payloads, name, first=start)
     lines = "".join(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + ",\n" for entry in entries)
-    return Volume(name, len(part.pages), hashlib.sha256(data).hexdigest()), lines
+    volume = Volume(name, len(part.pages), hashlib.sha256(data).hexdigest())
+    del cards, part, data, entries
+    gc.collect()        # a drawn document is a web of cycles: free it now, not at some later full collection
+    return volume, lines
 
 
 def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str | None, duplex: str | None,
@@ -89,17 +94,19 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     fonts = fonts_mod.register_roles(layout)
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size).per_sheet
     per_volume = max(1, volume_pages // 2) * per_sheet      # a sheet is two pages: fronts and backs
-    tasks = [(number, start, min(start + per_volume, count))
-             for number, start in enumerate(range(0, count, per_volume), 1)]
-    jobs = max(1, min(jobs or default_jobs(), len(tasks)))
+    jobs = max(1, min(jobs or default_jobs(), -(-count // per_volume)))
     target = Path(out_dir) / f"{kit.id}-keys-{count}"
     progress.start(-(-count // per_sheet) * 2)
     volumes = []
     with KitWriter(target) as writer:
+        # the deck as one string, each key its starting team and its cells (26 characters for 25
+        # cells): a 100,000-key deck is 2.6 MB, and a worker is sent only its volume's part
+        deck = "".join(first + "".join(grid) for first, grid in key_deck.draw(kit.seed, kit.edition, count))
+        width = 1 + kit.edition.cells
+        tasks = ((number, start, deck[start * width:(start + per_volume) * width])
+                 for number, start in enumerate(range(0, count, per_volume), 1))
         _job.update(kit=kit, layout=layout, fonts=fonts, size=size, writer=writer, secret=kit_secret(kit.seed),
-                    count=count,
-                    deck=[first + "".join(grid) for first, grid in key_deck.draw(kit.seed, kit.edition, count)],
-                    messages=texts.load(kit.language),
+                    count=count, messages=texts.load(kit.language),
                     cells=key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols))
         try:
             with writer.path("keys.jsonl").open("w", encoding="utf-8") as entries:
