@@ -8,7 +8,8 @@ runs (default 3; the four kit builds -- the baseline kit, English, Persian, pict
 the best of ``--kit-runs`` rounds, default 5, run in turn) and the spread of those
 runs is printed beside them, so the noise of the machine shows. Peak memory is the
 whole process tree's (a worker's pages count once: the sum of each process's
-proportional set size, sampled every 20 ms).
+proportional set size, sampled every 20 ms), taken in runs of their own: reading
+a process's memory slows it, so timed runs are never sampled.
 Builds use the machine's kitgen cache (cut fonts, pictures), warm after the
 first run, as a user's is; the first build of a picture deck (an empty picture
 cache) and of anything on a new machine (an empty cache) are measured apart.
@@ -73,7 +74,7 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def once(cmd, env=None, sample=True) -> tuple[float, float]:
+def once(cmd, env=None, sample=False) -> tuple[float, float]:
     """Seconds and the tree's peak memory (MB) of one run of ``cmd``."""
     cmd = [str(part) for part in cmd]
     with tempfile.TemporaryFile() as errors:
@@ -91,18 +92,18 @@ def once(cmd, env=None, sample=True) -> tuple[float, float]:
     return seconds, peak / 1024
 
 
-def best(cmd, runs: int, env=None, sample=True) -> Run:
+def best(cmd, runs: int, env=None, sample=False) -> Run:
     results = [once(cmd, env, sample) for _ in range(runs)]
     times = [r[0] for r in results]
     return Run(min(times), (min(times), max(times)), max(r[1] for r in results))
 
 
 def interleaved(commands, runs: int) -> list[Run]:
-    """Each of ``commands`` ((cmd, sample memory), ...) run ``runs`` times, one of each per round."""
+    """Each of ``commands`` run ``runs`` times, one of each per round."""
     results = [[] for _ in commands]
     for _ in range(runs):
-        for found, (cmd, sample) in zip(results, commands):
-            found.append(once(cmd, sample=sample))
+        for found, cmd in zip(results, commands):
+            found.append(once(cmd))
     return [Run(min(t for t, _ in found), (min(t for t, _ in found), max(t for t, _ in found)),
                 max(m for _, m in found)) for found in results]
 
@@ -150,8 +151,9 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        base = best([PY, HERE / "baseline.py", n, tmp / "baseline.pdf"], runs, sample=False)
+        base = best([PY, HERE / "baseline.py", n, tmp / "baseline.pdf"], runs)
         keys = best(kitgen("keys", "--count", n, "--out", tmp / "k2"), runs)
+        keys.peak_mb = once(kitgen("keys", "--count", n, "--out", tmp / "k2"), sample=True)[1]
         serial = best(kitgen("keys", "--count", n, "--jobs", 1, "--out", tmp / "k1"), runs)
         row(f"`kitgen keys --count {n}` (both cores)", f"baseline {base.seconds:.1f} s", f"{keys.seconds:.1f} s",
             f"{keys.seconds / base.seconds:.2f}x", "<= 0.30x", keys.seconds / base.seconds <= 0.3,
@@ -164,8 +166,8 @@ def main():
             same)
         row(f"peak memory, {n} keys (both cores)", "-", f"{keys.peak_mb:.0f} MB", "-", "<= 120 MB",
             keys.peak_mb <= 120)
-        small = best(kitgen("keys", "--count", 5000, "--out", tmp / "m"), 1)
-        large = best(kitgen("keys", "--count", 20000, "--out", tmp / "m"), 1)
+        small = best(kitgen("keys", "--count", 5000, "--out", tmp / "m"), 1, sample=True)
+        large = best(kitgen("keys", "--count", 20000, "--out", tmp / "m"), 1, sample=True)
         row("peak memory, 20,000 keys against 5,000", f"{small.peak_mb:.0f} MB", f"{large.peak_mb:.0f} MB",
             f"{large.peak_mb / small.peak_mb:.2f}x", "<= 1.10x (flat)", large.peak_mb <= 1.1 * small.peak_mb)
         size = folder_bytes(folder, "keys-*.pdf")
@@ -176,10 +178,9 @@ def main():
         # the kits are measured in turn, round after round, so that a slow spell of the machine
         # falls on all of them alike rather than on whichever ran then
         kit_base, english, persian, pictures = interleaved(
-            [([PY, HERE / "baseline_kit.py", tmp / "baseline-kit"], False),
-             (kitgen("build", "--out", tmp / "en"), True),
-             (kitgen("build", "--lang", "fa", "--out", tmp / "fa"), True),
-             (kitgen("build", "--edition", "pictures", "--out", tmp / "pic"), True)], args.kit_runs)
+            [[PY, HERE / "baseline_kit.py", tmp / "baseline-kit"], kitgen("build", "--out", tmp / "en"),
+             kitgen("build", "--lang", "fa", "--out", tmp / "fa"),
+             kitgen("build", "--edition", "pictures", "--out", tmp / "pic")], args.kit_runs)
         row("the default words kit (five PDFs)", f"baseline {kit_base.seconds:.2f} s", f"{english.seconds:.2f} s",
             f"{english.seconds / kit_base.seconds:.2f}x", "<= 1.00x", english.seconds <= kit_base.seconds,
             f"{noise(english)}; baseline {noise(kit_base)}")
@@ -197,7 +198,7 @@ def main():
             cache = tmp / f"pictures-cache-{i}"
             shutil.copytree(font_cache(), cache / "fonts")
             fresh.append(once(kitgen("build", "--edition", "pictures", "--out", tmp / "pic"),
-                              dict(os.environ, KITGEN_CACHE=str(cache)), sample=False)[0])
+                              dict(os.environ, KITGEN_CACHE=str(cache)))[0])
         row("the pictures kit, its first build (empty picture cache)", f"English {english.seconds:.2f} s",
             f"{min(fresh):.2f} s", f"{min(fresh) / english.seconds:.2f}x", "(once per deck, for reference)", True,
             f"{min(fresh):.2f}-{max(fresh):.2f} s")
@@ -207,13 +208,12 @@ def main():
         row("`kitgen game --count 1000 --format pdf`, per game", "-",
             f"{per_game:.1f} ms, {games_pdf / 1000 / 1000:.1f} KB", "-", "<= 3 ms", per_game <= 3, noise(games))
 
-        colds = [once(kitgen("build", "--out", tmp / "cold"), dict(os.environ, KITGEN_CACHE=str(tmp / f"cache-{i}")),
-                      sample=False)[0] for i in range(runs)]
-        warm = best(kitgen("build", "--out", tmp / "cold"), runs, dict(os.environ, KITGEN_CACHE=str(tmp / "cache-0")),
-                    sample=False)
+        colds = [once(kitgen("build", "--out", tmp / "cold"),
+                      dict(os.environ, KITGEN_CACHE=str(tmp / f"cache-{i}")))[0] for i in range(runs)]
+        warm = best(kitgen("build", "--out", tmp / "cold"), runs, dict(os.environ, KITGEN_CACHE=str(tmp / "cache-0")))
         print(f"first build on a new machine (empty font cache): {min(colds):.2f} s, then {warm.seconds:.2f} s, "
               f"ratio {min(colds) / warm.seconds:.2f}")
-        help_run = best(kitgen("--help"), 5, sample=False)
+        help_run = best(kitgen("--help"), 5)
         print(f"kitgen --help: {help_run.seconds:.3f} s")
 
     table = ["| what | against | kitgen | ratio | target | met | runs (min-max) |", "|---|---|---|---|---|---|---|"]

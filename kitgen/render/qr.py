@@ -183,7 +183,10 @@ def _codewords(segments, version: _Version) -> bytes:
         ec_blocks.append(_error_correction(block, ec))
     out = bytearray()
     for blocks in (data_blocks, ec_blocks):
-        for i in range(max(len(b) for b in blocks)):
+        short = min(len(b) for b in blocks)
+        for column in zip(*blocks):                   # the codewords every block has, a column at a time
+            out.extend(column)
+        for i in range(short, max(len(b) for b in blocks)):       # the longer blocks' last codewords
             out.extend(b[i] for b in blocks if i < len(b))
     return bytes(out)
 

@@ -108,6 +108,11 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
         _job.update(kit=kit, layout=layout, fonts=fonts, size=size, writer=writer, secret=kit_secret(kit.seed),
                     count=count, messages=texts.load(kit.language),
                     cells=key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols))
+        # what exists now (fonts, layout, deck) lives to the end: kept out of the collections that
+        # free each volume (they then look at that volume's objects alone), and out of the pages a
+        # forked worker would copy when a collection touched them
+        gc.collect()
+        gc.freeze()
         try:
             with writer.path("keys.jsonl").open("w", encoding="utf-8") as entries:
                 for volume, lines in _drawn(tasks, jobs):
@@ -116,6 +121,7 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
                     for _ in range(volume.pages):
                         progress.page()
         finally:
+            gc.unfreeze()
             _job.clear()
         header = {"tool": "kitgen", "version": __version__, "kit": kit.id, "edition": kit.edition.name,
                   "seed": kit.seed, "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": count,
