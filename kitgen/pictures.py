@@ -34,6 +34,11 @@ class Picture:
     pixels: tuple[int, int] | None = None     # width, height of a raster picture
     caption: str = ""
 
+    @functools.cached_property
+    def digest(self) -> bytes:
+        """The SHA-256 of the picture's bytes: what it is known by in caches and the deck's check."""
+        return hashlib.sha256(self.data).digest()
+
 
 def icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
     """``phosphor:cat`` -> the SVG of that icon from its installed package (filled weight)."""

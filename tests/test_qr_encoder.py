@@ -54,6 +54,7 @@ any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs
 def test_any_text_gives_qrcodes_modules(text):
     """Every version from 1 up to the twenties, both segment modes, and the count field's widths."""
     assert qr.matrix(text) == reference(text)
+    assert qr.modules_across(text) == len(reference(text))
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4, 9, 10, 11, 18, 20, 47, 48, 100, 224, 225, 226, 1000, 1851])

@@ -78,11 +78,13 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
             registration_mark(c, x, y, radius)
 
 
+_TURNS = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}      # cos, sin of each quarter turn
+
+
 def _placed(placement, spec) -> tuple[float, ...]:
     """The one matrix that puts the upright card's origin (its trim's bottom-left) where
     ``placement`` puts it: turned by its rotation about the placement's centre."""
-    turn = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
-    cos, sin = turn[placement.rotation % 360]
+    cos, sin = _TURNS[placement.rotation % 360]
     cx, cy = placement.x + placement.width / 2, placement.y + placement.height / 2
     hw, hh = spec.width / 2, spec.height / 2
     return cos, sin, -sin, cos, cx - hw * cos + hh * sin, cy - hw * sin - hh * cos

@@ -2,7 +2,6 @@
 vectors with our fonts and a layout colour for their currentColor, CMYK when the
 layout is (docs/design.md §8.6)."""
 
-import hashlib
 import io
 import json
 
@@ -45,7 +44,7 @@ def _key(picture, font: str, layout, colour: str):
     (content digest, font, CMYK, repr of the colour) of what is kept of it."""
     current = paint.colour(layout, colour)
     cmyk = paint.is_cmyk(layout)
-    return (hashlib.sha256(picture.data).digest(), font, cmyk, repr(current)), current, cmyk
+    return (picture.digest, font, cmyk, repr(current)), current, cmyk
 
 
 def _ready(picture, font: str, layout, colour: str):
@@ -188,7 +187,7 @@ def _reader(picture, cmyk: bool):
     """The raster picture decoded (in CMYK, its transparent parts paper, if ``cmyk``) as a
     reportlab ImageReader whose pixels are read, kept for the next face while the decoded
     pictures kept stay within their budget. drawImage only reads it."""
-    key = (hashlib.sha256(picture.data).digest(), cmyk)
+    key = (picture.digest, cmyk)
     reader = _readers.get(key)
     if reader is None:
         from PIL import Image

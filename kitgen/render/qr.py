@@ -203,6 +203,11 @@ def rows(text: str) -> tuple[str, ...]:
     return tuple(modules[i:i + n] for i in range(0, n * n, n))
 
 
+def modules_across(text: str) -> int:
+    """How many modules across the QR of ``text`` is (its version's), without making it."""
+    return 17 + 4 * _fit(_segments(text))
+
+
 def matrix(text: str) -> tuple[tuple[bool, ...], ...]:
     """The QR modules of ``text`` as rows of booleans (True: dark)."""
     return tuple(tuple(ch == "1" for ch in row) for row in rows(text))

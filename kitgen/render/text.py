@@ -312,24 +312,26 @@ def _show(c, face, text: str, size: float, x: float, y: float):
     c._code.append(f"BT 1 0 0 1 {fp_str(x)} {fp_str(y)} Tm {shown} ET")
 
 
+_SHIFT = {"left": 0.0, "centre": 0.5, "right": 1.0}     # how much of a line's width lies left of its x
+
+
 def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left",
               rtl: bool | None = None):
     """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right);
     ``rtl``: its paragraph's base direction (``shape``)."""
     if not text:
         return
-    parts = runs(text, font, rtl)
-    if len(parts) == 1 and not is_arabic_script(text) and not rtl:     # plain text: one call, no measuring twice
+    shift = _SHIFT[align]
+    if not rtl and not is_arabic_script(text):          # plain text: drawn as it is, in its own font
         c.setFont(font, size)
         face = pdfmetrics.getFont(font)
         if not face._dynamicFont:
             {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align](x, y, text)
             return
-        shift = {"left": 0.0, "centre": 0.5, "right": 1.0}[align]
         _show(c, face, text, size, x - shift * pdfmetrics.stringWidth(text, font, size) if shift else x, y)
         return
-    total = sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
-    start = x - {"left": 0.0, "centre": total / 2, "right": total}[align]
+    parts = runs(text, font, rtl)
+    start = x - shift * sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
     shaped = shape(text, rtl)
     if shaped.actual is not None:
         actual_text_begin(c, shaped.actual)

@@ -100,7 +100,7 @@ def key_qr_texts(kit: Kit, payloads: list[str], layout) -> list[str]:
         return payloads
     texts = [f"{kit.verify_url}#{p}" for p in payloads]
     box = layout.key_card.qr.box[2]
-    modules = len(qr.matrix(max(texts, key=len)))
+    modules = qr.modules_across(max(texts, key=len))
     if box / modules < layouts.MIN_QR / 33:
         longest = _longest_url(kit, payloads, box)
         raise KitgenError(f"this address makes each key's QR {modules} modules across its {box / mm(1):g} mm box, "
@@ -113,7 +113,7 @@ def key_qr_texts(kit: Kit, payloads: list[str], layout) -> list[str]:
 def _longest_url(kit: Kit, payloads: list[str], box: float) -> int:
     longest = max(payloads, key=len)
     fits = [n for n in range(len(kit.verify_url), 0, -1)
-            if box / len(qr.matrix("h" * n + "#" + longest)) >= layouts.MIN_QR / 33]
+            if box / qr.modules_across("h" * n + "#" + longest) >= layouts.MIN_QR / 33]
     return fits[0] if fits else 0
 
 

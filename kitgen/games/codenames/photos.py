@@ -153,7 +153,7 @@ def place(grey: np.ndarray, corners, layout, grid, team: str, qr_text: str) -> P
     native = registration.pixels_per_unit(rough, *centre)
     scales = sorted({min(native, s) for s in COARSE_TO_FINE})
     fine, _ = registration.refine(grey, rough, lambda s: card_template(layout, grid, team, qr_text, s), scales)
-    module = native * size / len(qr.matrix(qr_text))
+    module = native * size / qr.modules_across(qr_text)
     if max(math.dist(a, b) for a, b in zip(registration.apply(fine, on_card), corners)) > QR_AGREEMENT * module:
         fine = rough
     return Placed(fine, native)

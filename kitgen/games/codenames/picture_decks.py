@@ -3,7 +3,6 @@ JPEG and SVG files, or a YAML file listing pictures (files beside it, or icons
 from an installed icon set) with optional captions. Every picture is opened and
 checked (kitgen/pictures.py) before anything is drawn."""
 
-import hashlib
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,10 +120,10 @@ def load(name_or_path: str | Path, relative_to: Path | None = None) -> PictureDe
         raise KitgenError("a picture deck is a folder of pictures or a .yaml file listing them", source=str(path))
     seen: dict[bytes, str] = {}
     for picture in pictures:
-        digest = hashlib.sha256(picture.data).digest()
-        if digest in seen:
-            raise KitgenError(f"{picture.name} is the same picture as {seen[digest]}; keep one", source=str(path))
-        seen[digest] = picture.name
+        if picture.digest in seen:
+            raise KitgenError(f"{picture.name} is the same picture as {seen[picture.digest]}; keep one",
+                              source=str(path))
+        seen[picture.digest] = picture.name
     if len(pictures) < MIN_PICTURES:
         raise KitgenError(f"has {len(pictures)} pictures; a pictures kit needs at least {MIN_PICTURES}",
                           source=str(path))

@@ -296,7 +296,7 @@ def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
         result.problems.append(f"{result.label}: part of its grid is outside the picture; take the whole card")
     else:
         result.problems += compare_grid("".join(parsed.grid), reader.read(), cols, result.label)
-    return result, (placed.matrix, card_layout, len(qr.matrix(code.text)), text)
+    return result, (placed.matrix, card_layout, qr.modules_across(code.text), text)
 
 
 def _sheet_offsets(payload: str | None, layout, secret: Secret | None):
