@@ -60,6 +60,8 @@ def main():
         pictures = kitgen("build", "--edition", "pictures", "--per-card", out=tmp / "pictures")
         shots["preview-pictures.png"] = page(pictures / "codenames.pdf", 0, SHEET_DPI)
         shots["preview-picture-key.png"] = face(pictures / "keys-cards.pdf", 0)
+        fold = kitgen("build", "--duplex", "fold", out=tmp / "fold")
+        shots["preview-fold-keys.png"] = page(fold / "keys.pdf", 0, SHEET_DPI)
         saver = kitgen("build", "--ink", "saver", "--per-card", out=tmp / "saver")
         shots["preview-ink-saver-key.png"] = face(saver / "keys-cards.pdf", 0)
         games = kitgen("game", "--count", "3", "--seed", "preview", out=tmp / "games")

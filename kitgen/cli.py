@@ -260,8 +260,9 @@ def cli(ctx, debug):
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The kit goes into DIR/<kit id>/.")
 @click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]),
-              help="Double-sided printing: flip on the long or short edge, or none (default: long).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none", "fold"]),
+              help="Double-sided printing: flip on the long or short edge, or none; fold: each front and its back "
+                   "side by side on one side of the sheet, to fold and cut (default: long).")
 @click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40, pictures 60).")
 @click.option("--edition", type=click.Choice(["words", "pictures"]),
               help="Without KIT.yaml: build the built-in kit of this edition (default: words).")
@@ -523,7 +524,8 @@ def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
 @click.option("--seed", metavar="TEXT", help="The seed of the deck (default: the built-in kit's).")
 @click.option("--lang", metavar="LANG", help="Language of the labels.")
 @click.option("--paper", metavar="a4|letter|WxHmm", help="Paper size (default a4).")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), help="Double-sided printing (default long).")
+@click.option("--duplex", type=click.Choice(["long", "short", "none", "fold"]),
+              help="Double-sided printing, or fold: fronts and backs on one side, to fold (default long).")
 @click.option("--volume-pages", default=200, show_default=True, type=click.IntRange(2, 10_000),
               help="Pages per PDF volume: memory stays flat for any count.")
 @click.option("--jobs", type=click.IntRange(1, 64), metavar="N",

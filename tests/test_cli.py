@@ -84,7 +84,7 @@ def test_unknown_option(tmp_path):
     (("--keys", "0"), "--keys must be a whole number from 1"),
     (("--keys", "many"), "--keys must be a whole number, not 'many'"),
     (("--paper", "b7"), "unknown paper 'b7'"),
-    (("--duplex", "diagonal"), "--duplex must be one of long, short, none, not 'diagonal'"),
+    (("--duplex", "diagonal"), "--duplex must be one of long, short, none, fold, not 'diagonal'"),
 ])
 def test_bad_option_values(tmp_path, args, match):
     bad(tmp_path, *args, match=match)

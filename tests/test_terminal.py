@@ -52,7 +52,7 @@ USAGE_ERRORS = {   # id: (arguments, what the line says, the command whose help 
                                 "kitgen build"),
     "bad value: out of range": (["keys", "--count", "0"], "--count must be a whole number from 1 to 100000, not 0",
                                 "kitgen keys"),
-    "bad choice": (["build", "--duplex", "diagonal"], "--duplex must be one of long, short, none, not 'diagonal'",
+    "bad choice": (["build", "--duplex", "diagonal"], "--duplex must be one of long, short, none, fold, not 'diagonal'",
                    "kitgen build"),
     "bad choice after =": (["game", "--format=doc"], "--format must be one of pdf, markdown, bbcode, html, text, "
                                                      "not 'doc'", "kitgen game"),

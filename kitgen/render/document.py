@@ -4,12 +4,15 @@ import io
 from dataclasses import dataclass
 from typing import Callable
 
+from ..errors import KitgenError
 from . import paint
 from .cards import CardSet
 from .pdf import new_canvas
-from .sheet import Grid, Page, crop_marks, impose, paginate
+from .sheet import Grid, Page, crop_marks, impose, impose_fold, paginate
 
-DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
+DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex",
+                     "fold": "Simplex"}
+TWO_SIDED = ("long", "short")       # the duplex modes that print on both sides of the sheet
 
 
 @dataclass(frozen=True)
@@ -37,14 +40,21 @@ class FreePart:
     draw: Callable[[object], int]
 
 
-def sheet_grid(layout, spec, page_size) -> Grid:
-    """How cards of ``spec`` sit on a sheet of the layout, room kept for crop marks."""
+def sheet_grid(layout, spec, page_size, fold: bool = False) -> Grid:
+    """How cards of ``spec`` sit on a sheet of the layout, room kept for crop marks;
+    with ``fold``, on one half of a gutter-fold sheet (§8.2)."""
     marks = layout.marks
-    return impose(page_size[0], page_size[1], layout.paper.margin, spec, marks.crop_offset + marks.crop_length)
+    zone = marks.crop_offset + marks.crop_length
+    if fold:
+        return impose_fold(page_size[0], page_size[1], layout.paper.margin, spec, zone, marks.fold.gutter)
+    return impose(page_size[0], page_size[1], layout.paper.margin, spec, zone)
 
 
 def card_part(cards: CardSet, layout, page_size, duplex: str) -> CardPart:
-    grid = sheet_grid(layout, cards.spec, page_size)
+    """A set of cards imposed on sheets: a card with a back on a gutter-fold sheet when
+    ``duplex`` is ``fold`` (a card without one needs no fold)."""
+    fold = duplex == "fold" and cards.back is not None
+    grid = sheet_grid(layout, cards.spec, page_size, fold)
     return CardPart(cards, grid, tuple(paginate(cards.count, grid, duplex, backs=cards.back is not None)))
 
 
@@ -61,7 +71,7 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
     from . import text
 
     margin, slug = layout.paper.margin, layout.marks.slug
-    rects = [p for _, p in page.cards]
+    rects = page.placements
     if not rects:
         return
     text.draw_line(c, f"{options.slug} \u00b7 page {number}", fonts[slug.font], slug.size, page_size[0] / 2,
@@ -90,13 +100,28 @@ def _placed(placement, spec) -> tuple[float, ...]:
     return cos, sin, -sin, cos, cx - hw * cos + hh * sin, cy - hw * sin - hh * cos
 
 
+def _fold_line(c, grid: Grid, layout):
+    """A gutter-fold sheet's fold line: dashed, across the printable area through the
+    middle of the gap between the fronts and the backs (§8.2)."""
+    fold, margin = grid.fold, layout.paper.margin
+    style = layout.marks.fold
+    c.saveState()
+    c.setLineWidth(style.width)
+    c.setDash(style.dash, style.dash)
+    if fold.axis == "x":
+        c.line(fold.position, margin, fold.position, grid.page_height - margin)
+    else:
+        c.line(margin, fold.position, grid.page_width - margin, fold.position)
+    c.restoreState()
+
+
 def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions = PrintOptions(),
                 first_page: int = 1, fonts=None) -> int:
     spec, marks = part.cards.spec, layout.marks
     mark_colour = paint.colour(layout, marks.colour)
     page_size = (part.grid.page_width, part.grid.page_height)
     for number, page in enumerate(part.pages, first_page):
-        draw_face = part.cards.front if page.side == "front" else part.cards.back
+        draw_face = part.cards.back if page.side == "back" else part.cards.front
         c.saveState()
         if page.side == "back" and options.back_offset != (0.0, 0.0):
             c.translate(*options.back_offset)       # against the printer's duplex misregistration
@@ -105,11 +130,18 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
             c.transform(*_placed(placement, spec))
             draw_face(c, index)
             c.restoreState()
+        for index, placement in page.backs:
+            c.saveState()
+            c.transform(*_placed(placement, spec))
+            part.cards.back(c, index)
+            c.restoreState()
         c.setStrokeColor(mark_colour)
         c.setFillColor(mark_colour)
         c.setLineWidth(marks.crop_width)
         c.lines(crop_marks(page, spec.bleed, marks.crop_offset, marks.crop_length,
                            page_size, layout.paper.margin if options.cut_lines else None))
+        if page.side == "fold":
+            _fold_line(c, part.grid, layout)
         if options.slug:
             _proof_marks(c, page, spec, layout, options, number, page_size, fonts)
         c.restoreState()
@@ -123,6 +155,9 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
            on_page=None, options: PrintOptions = PrintOptions()) -> tuple[bytes, list[int]]:
     """One PDF of all ``parts``; returns its bytes and the first page (1-based) of
     each part. In a duplex kit, each part starts on a new sheet."""
+    if duplex == "fold" and options.back_offset != (0.0, 0.0):
+        raise KitgenError("--back-offset is for a duplex printer's misregistration; a gutter-fold sheet "
+                          "(--duplex fold) prints fronts and backs on one side and needs none")
     buffer = io.BytesIO()
     c = new_canvas(buffer, page_size, fonts, title=title, cmyk=paint.is_cmyk(layout))
     c.setSubject(subject)
@@ -133,7 +168,7 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
         starts.append(page)
         count = (_draw_cards(c, part, layout, on_page, options, page, fonts) if isinstance(part, CardPart)
                  else part.draw(c))
-        if duplex != "none" and count % 2 and len(parts) > 1:
+        if duplex in TWO_SIDED and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet
             count += 1
         page += count

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import KitgenError
 
-DUPLEX_MODES = ("long", "short", "none")
+DUPLEX_MODES = ("long", "short", "none", "fold")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,15 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Fold:
+    """The fold line of a gutter-fold sheet: ``axis`` "x" is a vertical line at x =
+    ``position`` (fronts left of it), "y" a horizontal one at y = ``position`` (fronts above)."""
+
+    axis: str
+    position: float
+
+
+@dataclass(frozen=True)
 class Grid:
     """How cards of one size sit on one sheet."""
 
@@ -55,10 +64,44 @@ class Grid:
     rows: int
     rotated: bool              # cards turned 90 degrees to fit more
     slots: tuple[Placement, ...]   # row by row from the top-left, fronts
+    fold: Fold | None = None   # a gutter-fold sheet: the slots are the fronts' half, backs mirrored across this
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
+
+
+def _fit(usable_w: float, usable_h: float, card: CardSpec, gutter: float) -> tuple[int, int, bool]:
+    """Columns and rows of cards in a usable area, upright or turned 90 degrees,
+    whichever holds more (upright on a tie)."""
+    def fit(w: float, h: float) -> tuple[int, int]:
+        cols = int((usable_w + gutter + 1e-6) // (w + gutter)) if usable_w >= w else 0
+        rows = int((usable_h + gutter + 1e-6) // (h + gutter)) if usable_h >= h else 0
+        return cols, rows
+
+    upright, turned = fit(card.width, card.height), fit(card.height, card.width)
+    rotated = turned[0] * turned[1] > upright[0] * upright[1]
+    cols, rows = turned if rotated else upright
+    return cols, rows, rotated
+
+
+def _too_big(card: CardSpec, page_w: float, page_h: float, where: str = "a") -> KitgenError:
+    return KitgenError(f"a {card.width / 72 * 25.4:.0f} x {card.height / 72 * 25.4:.0f} mm card does not fit "
+                       f"on {where} {page_w / 72 * 25.4:.0f} x {page_h / 72 * 25.4:.0f} mm sheet inside its margins; "
+                       "choose larger paper or a smaller card in the layout")
+
+
+def _block(card: CardSpec, cols: int, rows: int, rotated: bool, gutter: float):
+    """The width and height of a card as placed, and of a block of cols x rows of them."""
+    w, h = (card.height, card.width) if rotated else (card.width, card.height)
+    return w, h, cols * w + (cols - 1) * gutter, rows * h + (rows - 1) * gutter
+
+
+def _slots(x0: float, y_top: float, cols: int, rows: int, w: float, h: float, gutter: float,
+           rotated: bool) -> tuple[Placement, ...]:
+    return tuple(
+        Placement(round(x0 + c * (w + gutter), 4), round(y_top - h - r * (h + gutter), 4), w, h, 90 if rotated else 0)
+        for r in range(rows) for c in range(cols))
 
 
 def impose(page_w: float, page_h: float, margin: float, card: CardSpec, mark_zone: float) -> Grid:
@@ -68,26 +111,39 @@ def impose(page_w: float, page_h: float, margin: float, card: CardSpec, mark_zon
     gutter = max(card.gutter, 2 * card.bleed)
     usable_w = page_w - 2 * margin - 2 * mark_zone - 2 * card.bleed
     usable_h = page_h - 2 * margin - 2 * mark_zone - 2 * card.bleed
-
-    def fit(w: float, h: float) -> tuple[int, int]:
-        cols = int((usable_w + gutter + 1e-6) // (w + gutter)) if usable_w >= w else 0
-        rows = int((usable_h + gutter + 1e-6) // (h + gutter)) if usable_h >= h else 0
-        return cols, rows
-
-    upright, turned = fit(card.width, card.height), fit(card.height, card.width)
-    rotated = turned[0] * turned[1] > upright[0] * upright[1]
-    cols, rows = turned if rotated else upright
+    cols, rows, rotated = _fit(usable_w, usable_h, card, gutter)
     if cols * rows == 0:
-        raise KitgenError(f"a {card.width / 72 * 25.4:.0f} x {card.height / 72 * 25.4:.0f} mm card does not fit "
-                          f"on a {page_w / 72 * 25.4:.0f} x {page_h / 72 * 25.4:.0f} mm sheet inside its margins; "
-                          "choose larger paper or a smaller card in the layout")
-    w, h = (card.height, card.width) if rotated else (card.width, card.height)
-    block_w, block_h = cols * w + (cols - 1) * gutter, rows * h + (rows - 1) * gutter
+        raise _too_big(card, page_w, page_h)
+    w, h, block_w, block_h = _block(card, cols, rows, rotated, gutter)
     x0, y_top = (page_w - block_w) / 2, (page_h + block_h) / 2
-    slots = tuple(
-        Placement(round(x0 + c * (w + gutter), 4), round(y_top - h - r * (h + gutter), 4), w, h, 90 if rotated else 0)
-        for r in range(rows) for c in range(cols))
-    return Grid(page_w, page_h, cols, rows, rotated, slots)
+    return Grid(page_w, page_h, cols, rows, rotated, _slots(x0, y_top, cols, rows, w, h, gutter, rotated))
+
+
+def impose_fold(page_w: float, page_h: float, margin: float, card: CardSpec, mark_zone: float,
+                fold_gutter: float) -> Grid:
+    """A gutter-fold sheet (docs/design.md §8.2): the fronts fill one half of the printable
+    area, their block against the fold's gutter (``fold_gutter`` between the fronts' and the
+    backs' trim edges, at least twice the bleed; the fold line in its middle); the backs
+    are the fronts mirrored across the fold. The fold runs across the page (fronts above
+    it) or down it (fronts left of it), whichever holds more cards (across on a tie)."""
+    gutter = max(card.gutter, 2 * card.bleed)
+    gap = max(fold_gutter, 2 * card.bleed)
+    edge = margin + mark_zone + card.bleed          # from the paper's edge to the nearest trim edge
+    full_w, full_h = page_w - 2 * edge, page_h - 2 * edge
+    across = _fit(full_w, (page_h - gap) / 2 - edge, card, gutter)
+    down = _fit((page_w - gap) / 2 - edge, full_h, card, gutter)
+    vertical = down[0] * down[1] > across[0] * across[1]
+    cols, rows, rotated = down if vertical else across
+    if cols * rows == 0:
+        raise _too_big(card, page_w, page_h, "half a")
+    w, h, block_w, block_h = _block(card, cols, rows, rotated, gutter)
+    if vertical:
+        fold = Fold("x", page_w / 2)
+        x0, y_top = page_w / 2 - gap / 2 - block_w, (page_h + block_h) / 2
+    else:
+        fold = Fold("y", page_h / 2)
+        x0, y_top = (page_w - block_w) / 2, page_h / 2 + gap / 2 + block_h
+    return Grid(page_w, page_h, cols, rows, rotated, _slots(x0, y_top, cols, rows, w, h, gutter, rotated), fold)
 
 
 def back_of(front: Placement, page_w: float, page_h: float, duplex: str) -> Placement:
@@ -102,16 +158,32 @@ def back_of(front: Placement, page_w: float, page_h: float, duplex: str) -> Plac
         return front
     portrait = page_h >= page_w
     if (duplex == "long") == portrait:
-        return Placement(round(page_w - front.x - front.width, 4), front.y, front.width, front.height,
+        return mirrored(front, Fold("x", page_w / 2))
+    return mirrored(front, Fold("y", page_h / 2))
+
+
+def mirrored(front: Placement, line: Fold) -> Placement:
+    """The place of a card's back mirrored across ``line``: a sheet turned over about it
+    (a duplex flip, the line through the page's middle) or folded along it (a gutter fold).
+    Mirrored across a vertical line, the back turns by -r; across a horizontal one, by
+    180 - r: either way its top edge lands on the front's top edge."""
+    if line.axis == "x":
+        return Placement(round(2 * line.position - front.x - front.width, 4), front.y, front.width, front.height,
                          (-front.rotation) % 360)
-    return Placement(front.x, round(page_h - front.y - front.height, 4), front.width, front.height,
+    return Placement(front.x, round(2 * line.position - front.y - front.height, 4), front.width, front.height,
                      (180 - front.rotation) % 360)
 
 
 @dataclass(frozen=True)
 class Page:
-    side: str                                       # "front" or "back"
-    cards: tuple[tuple[int, Placement], ...]        # (card index, where it goes)
+    side: str                                       # "front", "back", or "fold": fronts and their backs
+    cards: tuple[tuple[int, Placement], ...]        # (card index, where it goes): the side's faces, or the fronts
+    backs: tuple[tuple[int, Placement], ...] = ()   # a fold page's backs, mirrored across the fold
+
+    @property
+    def placements(self) -> list[Placement]:
+        """Every face on the page."""
+        return [p for _, p in self.cards + self.backs]
 
 
 def centred(grid: Grid, count: int) -> tuple[Placement, ...]:
@@ -129,14 +201,20 @@ def centred(grid: Grid, count: int) -> tuple[Placement, ...]:
 
 
 def paginate(count: int, grid: Grid, duplex: str, backs: bool = True) -> list[Page]:
-    """Pages for ``count`` double-sided cards: each front page followed by its back page.
-    A last sheet that is not full has its cards centred on the page (``centred``)."""
+    """Pages for ``count`` double-sided cards: each front page followed by its back page,
+    or on a gutter-fold grid one page a sheet, fronts and backs. A last sheet that is not
+    full has its cards centred on the page (or its half: ``centred``)."""
     if duplex not in DUPLEX_MODES:
         raise KitgenError(f"unknown duplex mode {duplex!r}; use one of {', '.join(DUPLEX_MODES)}")
+    if (grid.fold is not None) != (duplex == "fold" and backs):
+        raise ValueError("a gutter-fold grid is for double-sided cards with --duplex fold, and only for them")
     pages = []
     for start in range(0, count, grid.per_sheet):
         indices = range(start, min(start + grid.per_sheet, count))
         fronts = tuple(zip(indices, centred(grid, len(indices))))
+        if grid.fold is not None:
+            pages.append(Page("fold", fronts, tuple((i, mirrored(slot, grid.fold)) for i, slot in fronts)))
+            continue
         pages.append(Page("front", fronts))
         if backs:
             pages.append(Page("back", tuple(
@@ -151,7 +229,7 @@ def crop_marks(page: Page, bleed: float, offset: float, length: float, page_size
     printable margin) each mark runs the full margin instead: a cut line."""
     if not page.cards:
         return []
-    rects = [p for _, p in page.cards]
+    rects = page.placements
     left = min(p.x for p in rects) - bleed - offset
     right = max(p.x + p.width for p in rects) + bleed + offset
     bottom = min(p.y for p in rects) - bleed - offset

@@ -183,7 +183,7 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
         return rects[placement]
 
     for page_number, page in enumerate(part.pages, 1):
-        if page.side != "front":
+        if page.side == "back":
             continue
         for index, placement in page.cards:
             entry = {"number": first + index + 1, "file": file, "page": page_number}

@@ -92,11 +92,13 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
     fonts = fonts_mod.register_roles(layout)
-    per_sheet = sheet_grid(layout, card_spec(layout.key_card), size).per_sheet
-    per_volume = max(1, volume_pages // 2) * per_sheet      # a sheet is two pages: fronts and backs
+    fold = kit.duplex == "fold"
+    per_sheet = sheet_grid(layout, card_spec(layout.key_card), size, fold).per_sheet
+    sides = 1 if fold else 2            # a sheet is two pages, fronts and backs, or one fold page
+    per_volume = max(1, volume_pages // sides) * per_sheet
     jobs = max(1, min(jobs or default_jobs(), -(-count // per_volume)))
     target = Path(out_dir) / f"{kit.id}-keys-{count}"
-    progress.start(-(-count // per_sheet) * 2)
+    progress.start(-(-count // per_sheet) * sides)
     volumes = []
     with KitWriter(target) as writer:
         # the deck as one string, each key its starting team and its cells (26 characters for 25

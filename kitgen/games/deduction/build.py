@@ -12,7 +12,7 @@ from kitgen.games.deduction import case_payload, city, dealing, facts, layout as
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import percard
-from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
+from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def prepare(kit: Kit) -> Prepared:
         "tiles": cards.tiles(cards.tile_faces(theme), layout, font_names, labels, labels.tile),
         "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title),
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
-                             blank_backs=kit.duplex != "none"),
+                             blank_backs=kit.duplex in TWO_SIDED),
     }
     return Prepared(theme, layout, size, board_size, messages, font_names, games, entries, card_sets)
 
@@ -209,7 +209,7 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
     spec = slips_part.cards.spec
     slip_records = []
     for page_number, page in enumerate(slips_part.pages, first_page):
-        if page.side != "front":
+        if page.side == "back":
             continue
         for index, placement in page.cards:
             game, case, payload = p.slip_entries[index]
