@@ -276,6 +276,9 @@ def cli(ctx, debug):
 @click.option("--per-card", is_flag=True, help="Also <part>-cards.pdf: one face a page, with TrimBox and BleedBox.")
 @click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="[DPI]", is_flag=False, flag_value=300,
               help="Also every face as PNG (with and without bleed), at 300 dpi or the DPI given.")
+@click.option("--pod", type=click.Choice(["tgc", "mpc", "dtc"]),
+              help="Also the upload of a print-on-demand service: tgc (The Game Crafter), mpc (MakePlayingCards), "
+                   "dtc (DriveThruCards), into pod-<service>/.")
 @click.option("--back-offset", metavar="X,Y", help="Move backs by X,Y mm against duplex misregistration "
                                                     "(measure it with kitgen calibrate).")
 @click.option("--cut-lines", is_flag=True, help="Full-length cut lines in the margins instead of short crop marks.")
@@ -290,7 +293,7 @@ def cli(ctx, debug):
 @click.option("--board-paper", metavar="a3|a4|letter",
               help="Deduction: the board's paper; on paper smaller than A3 it is cut into pieces (default: --paper).")
 def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
-          back_offset, cut_lines, slug, game, players, verify_url, board_paper):
+          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
@@ -309,7 +312,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
             raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
-                                 "per_card": per_card, "png_dpi": png_dpi})
+                                 "per_card": per_card, "png_dpi": png_dpi, "pod": pod})
     if game == "codenames" and kit_file and is_theme(kit_file):
         raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
     if players is not None or board_paper is not None:
@@ -318,7 +321,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
-                                      "verify_url": verify_url,
+                                      "verify_url": verify_url, "pod": pod,
                                       "back_offset": parse_offset(back_offset)})
     progress = TerminalProgress()
     try:
@@ -329,17 +332,33 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
               "kit.pdf": "everything, to print in one go"}
     page = next(f for f in files if f.name == "verify.html")
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
-    pngs = [f for f in files if f.name.endswith(".png")]
+    pngs = [f for f in files if f.name.startswith("png/")]
+    service = [f for f in files if f.name.startswith("pod-")]
     for f in files:
-        if f in pngs or f is page:
+        if f in pngs or f in service or f is page:
             continue
         what = counts.get(f.name, "one face a page, with TrimBox and BleedBox")
         click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
     if pngs:
         click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
+    if service:
+        _echo_pod(manifest["pod"], service)
     click.echo(f"  {'verify.html':<14}       {len(page.data) / 1024:>12.0f} KiB  shows and checks a key from its QR, "
                "offline, on a phone too")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+
+
+def _echo_pod(record: dict, files) -> None:
+    """What ``--pod`` wrote: each part's size and image, and the parts the service has no card for."""
+    kind = "PNG files" if record["files"] == "png" else "PDF files"
+    click.echo(f"  {'pod-' + record['service'] + '/':<14} {len(files)} {kind} for {record['name']}:")
+    for part, where in record["parts"].items():
+        width, height = where["image_px"]
+        click.echo(f"  {'':<14}   {part}: {where['size']} ({width} x {height} px at {record['dpi']} dpi"
+                   f"{', turned' if where['turned'] else ''}), {where['faces']} faces")
+    if record["not_exported"]:
+        click.echo(f"  {'':<14}   no card size of {record['name']} near enough for: "
+                   f"{', '.join(record['not_exported'])} (print them at home)")
 
 
 def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options):
@@ -356,13 +375,16 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
             "tokens.pdf": "tokens for 5 players", "aids.pdf": "player aids", "rules.pdf": "rules",
             "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go"}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
-    pngs = [f for f in files if f.name.endswith(".png")]
+    pngs = [f for f in files if f.name.startswith("png/")]
+    service = [f for f in files if f.name.startswith("pod-")]
     for f in files:
-        if f not in pngs:
+        if f not in pngs and f not in service:
             click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
                        f"{what.get(f.name, 'one face a page, with TrimBox and BleedBox')}")
     if pngs:
         click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
+    if service:
+        _echo_pod(manifest["pod"], service)
     click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
 
 

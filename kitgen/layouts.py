@@ -15,10 +15,10 @@ from . import units, yamlio
 from .errors import KitgenError
 
 BASE = "base"
-OPEN_MAPS = {("colours",), ("fonts",), ("paper", "sizes")}
+OPEN_MAPS = {("colours",), ("fonts",), ("paper", "sizes"), ("pod", "sizes")}
 COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
 CHOICES = {"fit": ("contain", "cover"), "case": ("upper", "as-is"), "colour_mode": ("rgb", "cmyk"),
-           "align": ("top", "centre", "bottom")}
+           "align": ("top", "centre", "bottom"), "files": ("png", "pdf"), "order": ("front-back", "back-front")}
 FONT_KEYS = {"font"}
 # Keys whose lengths must be above zero (everything else may be zero, never negative).
 POSITIVE = {"size", "crop_length", "width", "stripe", "min_size", "legend_symbol", "leading", "registration", "arm",

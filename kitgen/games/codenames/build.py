@@ -11,15 +11,16 @@ from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
 from kitgen.games.codenames.render import agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
-from kitgen.render import percard, qr, text
+from kitgen.render import percard, pod, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 from kitgen.units import mm
 
 
-def load_layout(kit: Kit):
-    """The kit's layout; a layout that cannot be found names where the kit asked for it."""
+def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
+    """The kit's layout (with ``extra`` built-in layouts laid over it, such as a print-on-demand
+    preset); a layout that cannot be found names where the kit asked for it."""
     try:
-        return layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour))
+        return layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour) + extra)
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
@@ -82,15 +83,32 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     secret = kit_secret(kit.seed)
     payloads = [key_payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
     qr_texts = key_qr_texts(kit, payloads, layout)
+    card_sets = draw_sets(kit, layout, font_names, messages, kit_contents, qr_texts)
+    return Prepared(layout, size, messages, font_names, kit_contents, payloads, qr_texts, card_sets)
+
+
+def draw_sets(kit: Kit, layout, font_names, messages, kit_contents, qr_texts) -> dict:
+    """The kit's three card sets, drawn with ``layout``."""
     labels = messages.labels
-    card_sets = {
-        "codenames": (picture_cards if picture_deck else codename_cards).card_set(
+    return {
+        "codenames": (picture_cards if isinstance(kit.deck, picture_decks.PictureDeck) else codename_cards).card_set(
             kit_contents.codename_cards, layout, font_names, labels.codename_cards),
         "keys": key_cards.card_set(kit_contents.key_cards, qr_texts, layout, font_names, kit.id, kit.edition,
                                   messages, labels.key_cards),
         "tiles": agent_tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
     }
-    return Prepared(layout, size, messages, font_names, kit_contents, payloads, qr_texts, card_sets)
+
+
+def pod_files(kit: Kit, p: Prepared, progress: Progress) -> tuple[list[BuiltFile], dict | None]:
+    """``--pod SERVICE``: each part drawn again with the service's preset laid over the layout,
+    at the service's card sizes (docs/design.md §8.13)."""
+    if not kit.pod:
+        return [], None
+    layout = load_layout(kit, (f"pod-{kit.pod}",))
+    sets = draw_sets(kit, layout, p.fonts, p.messages, p.contents, p.qr_texts)
+    picture = isinstance(kit.deck, picture_decks.PictureDeck)
+    sections = {"codenames": "picture_card" if picture else "codename_card", "keys": "key_card", "tiles": "tile"}
+    return pod.files(kit.pod, sets, sections, layout, p.fonts, kit.name, progress)
 
 
 def key_qr_texts(kit: Kit, payloads: list[str], layout) -> list[str]:
@@ -136,6 +154,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page, options)
         files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
     files += per_card_files(kit, p, progress)
+    service_files, service = pod_files(kit, p, progress)
+    files += service_files
     data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id,
                           progress.page, options)
     kit_starts = dict(zip(parts, starts))
@@ -144,6 +164,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     screen = layout_mod.load(kit.layout_name) if layout_overlays(kit.ink, kit.colour) else layout
     files.append(BuiltFile("verify.html", web.page(screen), 0))
     manifest = _manifest(kit, layout, size, files, parts["keys"], p.qr_texts, kit_starts["keys"])
+    if service:
+        manifest["pod"] = service
     return files, manifest
 
 
@@ -200,7 +222,7 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
 def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
     cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
     keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start)
-    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name]
+    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name and "/" not in f.name]
     return {
         "tool": "kitgen",
         "version": __version__,

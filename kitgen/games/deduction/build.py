@@ -11,7 +11,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
-from kitgen.render import percard
+from kitgen.render import percard, pod
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
 
 
@@ -32,6 +32,7 @@ class Kit:
     png_dpi: int | None = None              # and every face as PNG
     layout_name: str = "default"
     origins: dict = field(default_factory=dict, compare=False)
+    pod: str | None = None                  # also the upload of this print-on-demand service (tgc, mpc, dtc)
 
 
 def load(theme_path: str | None = None, language: str | None = None, players: int | None = None,
@@ -60,7 +61,7 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
     options = print_options or {}
     return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
                options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")),
-               bool(options.get("per_card")), options.get("png_dpi"))
+               bool(options.get("per_card")), options.get("png_dpi"), pod=options.get("pod"))
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,14 @@ class Prepared:
     card_sets: dict
 
 
+def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
+    """The kit's layout, CMYK when asked, with ``extra`` built-in layouts laid over it."""
+    return layout_mod.load(kit.layout_name, (("cmyk",) if kit.colour == "cmyk" else ()) + extra)
+
+
 def prepare(kit: Kit) -> Prepared:
     """Everything drawing needs, every check done."""
-    layout = layout_mod.load(kit.layout_name, ("cmyk",) if kit.colour == "cmyk" else ())
+    layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper)
     board_size = layouts.page_size(layout, kit.board_paper or kit.paper)
     messages = texts.load(kit.theme.language)
@@ -97,16 +103,23 @@ def prepare(kit: Kit) -> Prepared:
     entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
                for game in games for case in game.cases]
     labels = messages.labels
-    faces = cards.deck_faces(theme)
     card_sets = {
-        "cases": cards.case_cards(faces, layout, font_names, labels, labels.case_card),
-        "evidence": cards.case_cards(faces, layout, font_names, labels, labels.evidence_card, evidence=True),
-        "tiles": cards.tiles(cards.tile_faces(theme), layout, font_names, labels, labels.tile),
+        **shop_sets(theme, layout, font_names, labels),
         "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title),
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
                              blank_backs=kit.duplex in TWO_SIDED),
     }
     return Prepared(theme, layout, size, board_size, messages, font_names, games, entries, card_sets)
+
+
+def shop_sets(theme, layout, font_names, labels) -> dict:
+    """The decks a print shop may print: case and evidence cards, and the tiles."""
+    faces = cards.deck_faces(theme)
+    return {
+        "cases": cards.case_cards(faces, layout, font_names, labels, labels.case_card),
+        "evidence": cards.case_cards(faces, layout, font_names, labels, labels.evidence_card, evidence=True),
+        "tiles": cards.tiles(cards.tile_faces(theme), layout, font_names, labels, labels.tile),
+    }
 
 
 def _check_names(theme, layout, font_names):
@@ -177,10 +190,19 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         files.append(BuiltFile(name, data, data.count(b"/Type /Page\n")))
     shop = {name: p.card_sets[name] for name in ("cases", "evidence", "tiles")}
     files += percard.files(shop, layout, font_names, theme.name, kit.per_card, kit.png_dpi, progress)
+    service = None
+    if kit.pod:             # docs/design.md §8.13
+        pod_layout = load_layout(kit, (f"pod-{kit.pod}",))
+        service_files, service = pod.files(kit.pod, shop_sets(theme, pod_layout, font_names, labels),
+                                           {"cases": "case_card", "evidence": "case_card", "tiles": "city_tile"},
+                                           pod_layout, font_names, theme.name, progress)
+        files += service_files
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
     data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
     manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size, pieces[0].page)
+    if service:
+        manifest["pod"] = service
     return files, manifest
 
 
@@ -217,7 +239,7 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
                                  "file": "setup.pdf", "page": page_number,
                                  "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
                                  "payload": payload})
-    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name]
+    sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name and "/" not in f.name]
     return {
         "tool": "kitgen",
         "version": __version__,
