@@ -16,6 +16,11 @@ from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, 
 from kitgen.units import mm
 
 
+# kitgen box (docs/design.md §8.12): the card sets that get a tuck box each, and those that get a stand
+BOXES = ("codenames", "keys", "tiles")
+STANDS = ("keys",)
+
+
 def load_layout(kit: Kit):
     """The kit's layout; a layout that cannot be found names where the kit asked for it."""
     try:
@@ -222,9 +227,12 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
     }
 
 
-def build(kit: Kit, out_dir: Path, progress: Progress | None = None) -> tuple[Path, list[BuiltFile], dict]:
-    """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest."""
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None,
+          more: tuple[BuiltFile, ...] = ()) -> tuple[Path, list[BuiltFile], dict]:
+    """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest. ``more``:
+    files made beside the kit (``--box``), written with it and listed under ``extra_files``."""
     files, manifest = build_files(kit, progress)
+    files, manifest = output.with_more(files, manifest, more)
     target = Path(out_dir) / kit.id
     write_kit(target, files, manifest)
     return target, files, manifest

@@ -15,6 +15,12 @@ from kitgen.render import percard
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 
 
+# kitgen box (docs/design.md §8.12): every deck of cards gets a tuck box; the sealed case slips, folded
+# paper dealt for one game, do not; no card needs a stand
+BOXES = ("cases", "evidence", "tiles", "aids")
+STANDS = ()
+
+
 @dataclass(frozen=True)
 class Kit:
     """A deduction kit to build: its theme, the number of players and the print options."""
@@ -243,8 +249,9 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
     }
 
 
-def build(kit: Kit, out_dir: Path, progress: Progress | None = None):
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None, more: tuple[BuiltFile, ...] = ()):
     files, manifest = build_files(kit, progress)
+    files, manifest = output.with_more(files, manifest, more)
     target = Path(out_dir) / kit.theme.id
     output.write_kit(target, files, manifest)
     return target, files, manifest
