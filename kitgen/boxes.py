@@ -105,14 +105,14 @@ def _flap(x1: float, x2: float, y: float, depth: float, taper: float) -> tuple[P
     return (x1, y), (x1 + taper, y + depth), (x2 - taper, y + depth), (x2, y)
 
 
-def _notched_top(x: float, y: float, w: float, h: float, radius: float) -> tuple[Point, ...]:
+def _notched_top(x0: float, y0: float, x1: float, y1: float, radius: float) -> tuple[Point, ...]:
     """A rectangle whose top edge has a half circle of ``radius`` cut from its middle."""
     if radius <= 0:
-        return _rectangle(x, y, w, h)
-    cx, top = x + w / 2, y + h
-    arc = [(cx + radius * math.cos(-math.pi * k / NOTCH_STEPS), top + radius * math.sin(-math.pi * k / NOTCH_STEPS))
+        return _rectangle(x0, y0, x1, y1)
+    cx = (x0 + x1) / 2
+    arc = [(cx + radius * math.cos(-math.pi * k / NOTCH_STEPS), y1 + radius * math.sin(-math.pi * k / NOTCH_STEPS))
            for k in range(NOTCH_STEPS + 1)]
-    return ((x, y), (x + w, y), (x + w, top), *arc, (x, top))
+    return ((x0, y0), (x1, y0), (x1, y1), *arc, (x0, y1))
 
 
 def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
@@ -129,24 +129,27 @@ def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
     dust = min(spec.dust_flap.depth, inner[0] / 2)          # the two dust flaps meet at most in the middle
     tuck = min(spec.tuck.depth, h / 2)
     bottom = max(d, inner[2], dust)                         # the flaps below the body
-    x = (0.0, w, w + d, 2 * w + d, 2 * w + 2 * d)           # front, right side, back, left side, glue flap
+    x = [0.0]                                               # front, right side, back, left side, glue flap
+    for width in (w, d, w, d):
+        x.append(x[-1] + width)
     top = bottom + h
     radius = min(spec.thumb_notch, w / 3, h / 3)
     glue = min(spec.glue_flap.depth, w / 2)
+    dust_taper = spec.dust_flap.taper
     panels = (
-        Panel("front", _notched_top(x[0], bottom, w, h, radius)),
-        Panel("right_side", _rectangle(x[1], bottom, d, h)),
-        Panel("back", _rectangle(x[2], bottom, w, h)),
-        Panel("left_side", _rectangle(x[3], bottom, d, h)),
-        Panel("glue_flap", _side_flap(x[4], bottom, h, glue, spec.glue_flap.taper)),
-        Panel("lid", _rectangle(x[2], top, w, d)),
-        Panel("tuck_flap", _flap(x[2], x[2] + w, top + d, tuck, spec.tuck.taper)),
-        Panel("right_dust_flap", _flap(x[1], x[1] + d, top, dust, spec.dust_flap.taper)),
-        Panel("left_dust_flap", _flap(x[3], x[3] + d, top, dust, spec.dust_flap.taper)),
-        Panel("front_bottom_flap", _flap(x[0], x[0] + w, bottom, -inner[2], spec.glue_flap.taper)),
-        Panel("right_bottom_flap", _flap(x[1], x[1] + d, bottom, -dust, spec.dust_flap.taper)),
-        Panel("floor", _flap(x[2], x[2] + w, bottom, -d, 0.0)),
-        Panel("left_bottom_flap", _flap(x[3], x[3] + d, bottom, -dust, spec.dust_flap.taper)),
+        Panel("front", _notched_top(x[0], bottom, x[1], top, radius)),
+        Panel("right_side", _rectangle(x[1], bottom, x[2], top)),
+        Panel("back", _rectangle(x[2], bottom, x[3], top)),
+        Panel("left_side", _rectangle(x[3], bottom, x[4], top)),
+        Panel("glue_flap", _side_flap(x[4], bottom, top, glue, spec.glue_flap.taper)),
+        Panel("lid", _rectangle(x[2], top, x[3], top + d)),
+        Panel("tuck_flap", _flap(x[2], x[3], top + d, tuck, spec.tuck.taper)),
+        Panel("right_dust_flap", _flap(x[1], x[2], top, dust, dust_taper)),
+        Panel("left_dust_flap", _flap(x[3], x[4], top, dust, dust_taper)),
+        Panel("front_bottom_flap", _flap(x[0], x[1], bottom, -inner[2], spec.glue_flap.taper)),
+        Panel("right_bottom_flap", _flap(x[1], x[2], bottom, -dust, dust_taper)),
+        Panel("floor", _flap(x[2], x[3], bottom, -d, 0.0)),
+        Panel("left_bottom_flap", _flap(x[3], x[4], bottom, -dust, dust_taper)),
     )
     figures = {"card": (deck.width, deck.height), "per_card": per_card, "stack": stack, "allowance": allowance,
                "clearance": (spec.clearance, spec.clearance, spec.depth_clearance), "inner": inner,
@@ -154,14 +157,15 @@ def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
     return _finished(Net("tuck_box", deck, panels, ("glue_flap", "front_bottom_flap"), figures))
 
 
-def _rectangle(x: float, y: float, w: float, h: float) -> tuple[Point, ...]:
-    return (x, y), (x + w, y), (x + w, y + h), (x, y + h)
+def _rectangle(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
+    """A rectangle by its corners: panels that meet share the very numbers of their edge."""
+    return (x0, y0), (x1, y0), (x1, y1), (x0, y1)
 
 
-def _side_flap(x: float, y: float, h: float, depth: float, taper: float) -> tuple[Point, ...]:
-    """A flap hinged on the vertical edge x from y to y + h, reaching ``depth`` to the right."""
-    taper = min(taper, h / 3)
-    return (x, y), (x + depth, y + taper), (x + depth, y + h - taper), (x, y + h)
+def _side_flap(x: float, y0: float, y1: float, depth: float, taper: float) -> tuple[Point, ...]:
+    """A flap hinged on the vertical edge x from y0 to y1, reaching ``depth`` to the right."""
+    taper = min(taper, (y1 - y0) / 3)
+    return (x, y0), (x + depth, y0 + taper), (x + depth, y1 - taper), (x, y1)
 
 
 def stand(deck: Deck, stock: Stock, spec) -> Net:
@@ -183,7 +187,7 @@ def stand(deck: Deck, stock: Stock, spec) -> Net:
     heights = [("lip", part.lip), ("base", shelf + base), ("back", back), ("face", face)]
     panels, y = [], 0.0
     for name, height in heights:
-        panels.append(Panel(name, _rectangle(0.0, y, width, height)))
+        panels.append(Panel(name, _rectangle(0.0, y, width, y + height)))
         y += height
     panels.append(Panel("glue_flap", _flap(0.0, width, y, glue, spec.glue_flap.taper)))
     figures = {"card": (deck.width, deck.height), "per_card": per_card, "width": width, "shelf": shelf,
@@ -262,6 +266,10 @@ class Piece:
     def laid(self, point: Point) -> Point:
         """A point of the net in the net as laid (turned or not)."""
         return (self.net_height - point[1], point[0]) if self.turned else point
+
+    def unlaid(self, point: Point) -> Point:
+        """A point of the net as laid in the net's own points."""
+        return (point[1], self.net_height - point[0]) if self.turned else point
 
 
 def _whole_mm(points: float) -> float:

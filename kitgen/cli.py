@@ -623,7 +623,7 @@ def calibrate(paper, duplex, lang, layout, out_dir):
     click.echo(f"{path}: print it double-sided ({duplex} edge), hold it to the light, read X and Y")
 
 
-@cli.command(short_help="Tuck boxes for a kit's decks and a key-card stand, to cut and fold.")
+@cli.command(short_help="Tuck boxes for a kit's decks and a stand for key cards.")
 @click.argument("kit_file", required=False, metavar="[KIT.yaml]")
 @click.option("--deck", metavar="PATH", help="A words deck, or for pictures a folder or YAML deck, as with build.")
 @click.option("--edition", type=click.Choice(["words", "pictures"]),

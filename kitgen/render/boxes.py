@@ -3,7 +3,6 @@ kit's paper, one net a page (or a piece a page when it is tiled), cut lines soli
 dashed, glue areas tinted and labelled, the kit's and the deck's names on the box, and a caption
 under each net; then ``boxes.pdf`` and ``boxes.json``, its record (``files``)."""
 
-import hashlib
 import io
 import json
 from dataclasses import dataclass
@@ -232,9 +231,18 @@ def _clip(c, rect):
     c.clipPath(path, stroke=0, fill=0)
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Where a net went: each piece with its page (1-based), and a tiled net's alignment marks
+    (in the net's own points)."""
+
+    pages: list
+    marks: list
+
+
 def render(nets: list[boxes.Net], page_size, layout, fonts: dict, messages, kit_name: str, title: str):
-    """``boxes.pdf``: each net whole on a page, or a piece a page; returns its bytes and, per
-    net, its pieces with the page each is on."""
+    """``boxes.pdf``: each net whole on a page, or a piece a page; returns its bytes and where
+    each net went."""
     spec, margin = layout.box, layout.paper.margin
     painter = _Painter(layout, fonts, messages, kit_name)
     room = caption_room(spec)
@@ -258,7 +266,8 @@ def render(nets: list[boxes.Net], page_size, layout, fonts: dict, messages, kit_
                 painter.piece_marks(c, piece, marks)
             painter.caption(c, page_size, _caption(messages, kit_name, net, piece))
             c.showPage()
-        placed.append([(page + i, piece) for i, piece in enumerate(pieces)])
+        placed.append(Placed([(page + i, piece) for i, piece in enumerate(pieces)],
+                             [pieces[0].unlaid(mark) for mark in marks]))
         page += len(pieces)
     c.save()
     return buffer.getvalue(), placed
@@ -283,10 +292,10 @@ def _points(points) -> list:
     return [[_mm(x), _mm(y)] for x, y in points]
 
 
-def record(net: boxes.Net, placed: list) -> dict:
+def record(net: boxes.Net, placed: Placed) -> dict:
     """A net in the manifest, in millimetres: what it is for, what it was sized by, its panels,
-    lines and glue areas, and each page it is on (with the matrix from the net's points to the
-    page's: PDF order a, b, c, d, e, f)."""
+    lines and glue areas, each page it is on (with the matrix from the net's points to the
+    page's: PDF order a, b, c, d, e, f) and a tiled net's alignment marks."""
     figures = net.figures
     entry = {"kind": net.kind, "deck": net.deck.name, "title": net.deck.title, "count": net.deck.count,
              "card_mm": [_mm(net.deck.width), _mm(net.deck.height)], "card_thickness_mm": _mm(figures["per_card"])}
@@ -305,8 +314,9 @@ def record(net: boxes.Net, placed: list) -> dict:
         "cuts_mm": [_points(line) for line in net.cuts],
         "folds_mm": [_points(fold) for fold in net.folds],
         "pages": [{"page": page, "piece": piece.number, "pieces": piece.count, "turned": piece.turned,
-                   "window_mm": [_mm(v) for v in piece.window],
-                   "matrix": [round(v, 4) for v in piece.matrix()]} for page, piece in placed],
+                   "window_mm": [_mm(v) for v in piece.window], "at_pt": [round(v, 3) for v in piece.at],
+                   "matrix": [round(v, 4) for v in piece.matrix()]} for page, piece in placed.pages],
+        "marks_mm": _points(placed.marks),
     })
     return entry
 
@@ -316,7 +326,7 @@ def files(kit: Kit, decks: list[boxes.Deck], stock: boxes.Stock, layout, fonts: 
     """``boxes.pdf`` and ``boxes.json`` for a kit's decks, and the manifest as a dict."""
     nets = boxes.nets(decks, stock, layout.box)
     data, placed = render(nets, page_size, layout, fonts, messages, kit.name, f"{kit.name}: boxes")
-    pdf = output.BuiltFile("boxes.pdf", data, sum(len(p) for p in placed))
+    pdf = output.BuiltFile("boxes.pdf", data, sum(len(p.pages) for p in placed))
     manifest = {
         "tool": "kitgen",
         "version": __version__,
@@ -332,7 +342,3 @@ def files(kit: Kit, decks: list[boxes.Deck], stock: boxes.Stock, layout, fonts: 
     }
     text_ = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     return [pdf, output.BuiltFile("boxes.json", text_.encode(), 0)], manifest
-
-
-def digest(built: output.BuiltFile) -> dict:
-    return {"path": built.name, "sha256": hashlib.sha256(built.data).hexdigest()}
