@@ -162,22 +162,23 @@ class _Painter:
         c.restoreState()
 
     def _side(self, c, rect, title: str):
-        """One line along the side, "kit · deck", else the kit's name alone; a side too narrow for
-        either at its minimum size stays blank."""
+        """Along the side, "kit · deck" on one line, else the kit's name on one or two; a side too
+        narrow for that at the minimum size stays blank."""
         inset, style = self.spec.inset, self.spec.name
         x, y, w, h = rect
         block = (x + inset, y + inset, w - 2 * inset, h - 2 * inset)
         if min(block[2], block[3]) <= 0:
             return
         font = self.fonts[style.font]
-        for line in (f"{self.kit_name} \u00b7 {title}", self.kit_name):
-            fitted = text.fit(line, font, block[3], block[2], style.size, style.min_size)
-            if fitted.fits:
-                c.saveState()
-                bw, bh = _turned(c, block, True)
-                text.draw(c, line, font, fitted.size, (-bw / 2, -bh / 2, bw, bh), self.colour(style.colour))
-                c.restoreState()
-                return
+        both = f"{self.kit_name} \u00b7 {title}"
+        fitted = text.fit(both, font, block[3], block[2], style.size, style.min_size)
+        lines, size = ((both,), fitted.size) if fitted.fits else _fitted(self.kit_name, font, block[3], block[2],
+                                                                          style.size, style.min_size)
+        if size >= style.min_size:
+            c.saveState()
+            bw, bh = _turned(c, block, True)
+            _draw_lines(c, lines, font, size, (-bw / 2, -bh / 2, bw, bh), self.colour(style.colour))
+            c.restoreState()
 
     def _stand_back(self, c, rect):
         """The kit's name on the stand's back, which faces the table."""
