@@ -128,7 +128,7 @@ def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
     w, h, d = (size + allowance for size in inner)
     dust = min(spec.dust_flap.depth, inner[0] / 2)          # the two dust flaps meet at most in the middle
     tuck = min(spec.tuck.depth, h / 2)
-    bottom = max(d, inner[2], dust)                         # the flaps below the body
+    bottom = max(d, dust)                                   # the flaps below the body: the floor is the deepest but a dust flap
     x = [0.0]                                               # front, right side, back, left side, glue flap
     for width in (w, d, w, d):
         x.append(x[-1] + width)
@@ -169,11 +169,12 @@ def _side_flap(x: float, y0: float, y1: float, depth: float, taper: float) -> tu
 
 
 def stand(deck: Deck, stock: Stock, spec) -> Net:
-    """A stand for one card: a strip of panels, folded into a triangular prism (face, back and
-    base) whose base runs on forward as a shelf ending in a lip. The card stands on the shelf,
-    its foot against the lip, leaning back on the face at ``stand.angle`` from the table; a
-    glue flap on the face's foot is glued onto the base. From the net's foot: lip, base (the
-    shelf and the prism's floor, one panel), back, face, glue flap; as wide as the card."""
+    """A stand for one card: a strip as wide as the card, folded into a triangular prism (face,
+    back, base) with a shelf and a lip in front of it. From the strip's foot: the lip, the shelf,
+    the face, the back, the base, and a glue flap hinged on the base's front end, which folds up
+    inside the prism and is glued to the face's inside, so the prism closes exactly at the
+    face's foot. The card stands on the shelf, its foot against the lip, leaning back on the face
+    at ``stand.angle`` from the table."""
     part = spec.stand
     _, _, per_card = card_room(deck, stock, spec)
     width = deck.width + (spec.sleeve.margin if stock.sleeved else 0)
@@ -181,12 +182,10 @@ def stand(deck: Deck, stock: Stock, spec) -> Net:
     face = part.face * deck.height
     shelf = per_card / math.sin(angle) + part.slot        # the card's foot, leaning, with room to spare
     base = part.base * deck.height                          # from the face's foot back to the back's foot
-    apex = (face * math.cos(angle), face * math.sin(angle))  # from the face's foot
-    back = math.hypot(base - apex[0], apex[1])
-    glue = min(part.glue, base / 2)
-    heights = [("lip", part.lip), ("base", shelf + base), ("back", back), ("face", face)]
+    back = math.hypot(base - face * math.cos(angle), face * math.sin(angle))
+    glue = min(part.glue, face / 2)
     panels, y = [], 0.0
-    for name, height in heights:
+    for name, height in (("lip", part.lip), ("shelf", shelf), ("face", face), ("back", back), ("base", base)):
         panels.append(Panel(name, _rectangle(0.0, y, width, y + height)))
         y += height
     panels.append(Panel("glue_flap", _flap(0.0, width, y, glue, spec.glue_flap.taper)))

@@ -340,7 +340,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
 
 
 DEFAULT_CARD_THICKNESS = 0.3          # mm: a card of 300 g/m² stock
-BOX_FILES = {"boxes.pdf": "a tuck box for each deck (and a stand for key cards), to cut, fold and glue",
+BOX_FILES = {"boxes.pdf": "a tuck box for each deck (and key-card stands), to cut, fold and glue",
              "boxes.json": "each box's panels, lines and inner size, in mm"}
 
 

@@ -123,9 +123,12 @@ def test_a_stand_closes_into_a_prism_whose_shelf_takes_its_card(width, height, t
     assert math.hypot(f["base"] - apex[0], apex[1]) == pytest.approx(f["back"])   # back, face and base meet
     assert apex[0] < f["base"], "the back leans over the base, not beyond it"
     heights = {p.name: p.rect[3] for p in net.panels}
-    assert heights["base"] == pytest.approx(f["shelf"] + f["base"]) and heights["back"] == pytest.approx(f["back"])
+    assert [p.name for p in net.panels] == ["lip", "shelf", "face", "back", "base", "glue_flap"]
+    assert [heights[n] for n in ("shelf", "face", "back", "base")] == pytest.approx(
+        [f["shelf"], f["face"], f["back"], f["base"]])
+    assert heights["glue_flap"] <= f["face"] / 2 + 1e-9, "the glue flap lies inside the face"
     assert net.size[0] == pytest.approx(width * MM + (SPEC.sleeve.margin if sleeved else 0))
-    assert len(net.cuts) == 1 and len(net.folds) == 4
+    assert len(net.cuts) == 1 and len(net.folds) == 5
 
 
 def page_area(manifest) -> tuple[float, float, float, float]:
@@ -154,6 +157,8 @@ def test_every_net_fits_its_sheet_or_lies_in_pieces_with_marks_both_print(built,
             assert net["marks_mm"] == []
             continue
         assert len(net["marks_mm"]) >= 2, net["deck"]
+        (x0a, _, wa, _), (x0b, _, _, _) = (p["window_mm"] for p in net["pages"][:2])
+        assert x0a + wa - x0b == pytest.approx(SPEC.tiling.overlap / MM, abs=TOLERANCE), "neighbours overlap"
         for mark in net["marks_mm"]:
             showing = [p for p in net["pages"] if inside_window(p, mark)]
             assert len(showing) >= 2, (net["deck"], mark)
@@ -245,6 +250,8 @@ def test_glue_areas_are_tinted_and_say_glue(built):
 pdftotext = shutil.which("pdftotext")
 NAMES = {"words": "Classic English", "persian": "کلاسیک", "deduction": "The Puddlewick Cases",
          "pictures": "Classic Pictures"}
+NOTES = {"words": "Cut along the solid lines", "persian": "روی خط‌های پیوسته ببرید", "deduction": "Cut along the solid lines",
+         "pictures": "Cut along the solid lines"}
 
 
 def text_on(pdf_path, page: dict, panel: dict, page_height: float) -> str:
@@ -272,10 +279,19 @@ def test_the_kits_name_is_on_every_box_and_stand(built, kit):
         panels = {p["name"]: p for p in net["panels"]}
         named = ["front", "right_side", "left_side"] if net["kind"] == "tuck_box" else ["back"]
         for name in named:
-            if name.endswith("side") and panels[name]["size_mm"][0] < 10:
-                continue                      # a side this narrow stays blank (a deck of two keys)
-            assert NAMES[kit] in text_on(folder / "boxes.pdf", page, panels[name], height), (net["deck"], name)
+            shown = text_on(folder / "boxes.pdf", page, panels[name], height)
+            if name.endswith("side") and panels[name]["size_mm"][0] < 5:
+                assert shown == "", "a side too narrow for the name at its minimum size stays blank"
+                continue
+            assert NAMES[kit] in shown, (net["deck"], name)
+            if name == "front":
+                assert " ".join(net["title"].split()) in shown, "the deck's name is on the front too"
         assert glue in text_on(folder / "boxes.pdf", page, panels["glue_flap"], height)
+        caption = subprocess.run([pdftotext, "-f", str(page["page"]), "-l", str(page["page"]), folder / "boxes.pdf",
+                                  "-"], capture_output=True, text=True, check=True).stdout
+        if net["kind"] == "tuck_box" and kit != "persian":           # what it is: the deck and its count
+            assert f"{net['title']}: a box for {net['count']} cards" in " ".join(caption.split())
+        assert NOTES[kit] in " ".join(caption.split()), "how to cut, fold and glue it"
     sides = [n for n in manifest["nets"] if n["kind"] == "tuck_box" and n["panels"][1]["size_mm"][0] >= 10]
     assert sides, "some box has sides wide enough for the name"
 
@@ -332,6 +348,7 @@ def test_build_box_adds_the_boxes_and_leaves_the_kit_as_it_was(tmp_path, built, 
     assert added == [{"path": n, "sha256": after[n]} for n in ("boxes.pdf", "boxes.json")]
     assert {**manifests[1], "extra_files": manifests[0]["extra_files"]} == manifests[0]
     assert (boxed / "boxes.pdf").read_bytes() == built[kit][2], "the same boxes as kitgen box makes"
+    assert json.loads((boxed / "boxes.json").read_text()) == built[kit][1]
 
 
 def test_kitgen_box_writes_beside_a_built_kit_and_leaves_it_be(tmp_path):
@@ -374,3 +391,32 @@ def test_box_layout_values_that_cannot_be_folded_are_refused(tmp_path, setting, 
     path.write_text(f"extends: default\nbox:\n{setting}\n")
     with pytest.raises(KitgenError, match=re.escape(message)):
         layouts.load(str(path))
+
+
+def test_the_default_kits_boxes_measure_what_the_readme_says():
+    stock = boxes.Stock(0.3 * MM)
+    inner = {deck.name: tuple(round(v / MM, 3) for v in boxes.tuck_box(deck, stock, SPEC).figures["inner"])
+             for deck in (boxes.Deck("codenames", "", 64 * MM, 42 * MM, 200), boxes.Deck("keys", "", 57 * MM, 57 * MM, 40),
+                          boxes.Deck("tiles", "", 45 * MM, 30 * MM, 25))}
+    assert inner == {"codenames": (43.5, 65.5, 62.0), "keys": (58.5, 58.5, 14.0), "tiles": (31.5, 46.5, 9.5)}
+    sleeved = boxes.tuck_box(boxes.Deck("keys", "", 57 * MM, 57 * MM, 40), boxes.Stock(0.3 * MM, True), SPEC)
+    assert tuple(round(v / MM, 3) for v in sleeved.figures["inner"]) == (61.5, 61.5, 18.0)
+
+
+@pytest.mark.parametrize("paper, pages", [("a4", 2), ("letter", 1)])
+def test_the_codename_cards_box_takes_two_pieces_of_a4_and_one_page_of_letter(tmp_path, paper, pages):
+    _, manifest, _ = box_kit(tmp_path, "--keys", 2, "--paper", paper)
+    net = next(n for n in manifest["nets"] if n["deck"] == "codenames")
+    assert len(net["pages"]) == pages
+
+
+def test_a_kit_name_too_long_for_a_boxs_front_is_refused(tmp_path):
+    from kitgen.games.codenames import kitfile
+
+    text = kitfile.kit_path(None, None, None).read_text()          # the built-in kit, its deck named as built in
+    long_name = "Supercalifragilisticexpialidocious" * 4
+    (tmp_path / "long.yaml").write_text(text.replace("name: Classic English", f"name: {long_name}"))
+    result = kitgen("box", tmp_path / "long.yaml", "--keys", 2, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "does not fit the front of the box" in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()

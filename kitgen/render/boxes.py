@@ -181,14 +181,18 @@ class _Painter:
             c.restoreState()
 
     def _stand_back(self, c, rect):
-        """The kit's name on the stand's back, which faces the table."""
+        """The kit's name on the stand's back, which faces the other players: the back runs from
+        the apex down to the table as the strip goes on, so the name is turned half round."""
         inset, style = self.spec.inset, self.spec.name
         x, y, w, h = rect
-        block = (x + inset, y + inset, w - 2 * inset, h - 2 * inset)
-        lines, size = _fitted(self.kit_name, self.fonts[style.font], block[2], block[3] / 2, style.size, style.min_size)
+        bw, bh = w - 2 * inset, (h - 2 * inset) / 2
+        lines, size = _fitted(self.kit_name, self.fonts[style.font], bw, bh, style.size, style.min_size)
         if size >= style.min_size:
-            _draw_lines(c, lines, self.fonts[style.font], size, (block[0], block[1] + block[3] / 4, block[2],
-                                                                  block[3] / 2), self.colour(style.colour))
+            c.saveState()
+            c.translate(x + w / 2, y + h / 2)
+            c.rotate(180)
+            _draw_lines(c, lines, self.fonts[style.font], size, (-bw / 2, -bh / 2, bw, bh), self.colour(style.colour))
+            c.restoreState()
 
     def caption(self, c, page_size, lines: list[str]):
         """Lines centred at the foot of the page, the first highest, each shrunk to the page's width."""
@@ -298,7 +302,8 @@ def record(net: boxes.Net, placed: Placed) -> dict:
     lines and glue areas, each page it is on (with the matrix from the net's points to the
     page's: PDF order a, b, c, d, e, f) and a tiled net's alignment marks."""
     figures = net.figures
-    entry = {"kind": net.kind, "deck": net.deck.name, "title": net.deck.title, "count": net.deck.count,
+    entry = {"kind": net.kind, "deck": net.deck.name, "title": net.deck.title,
+             "count": net.deck.count if net.kind == "tuck_box" else 1,          # a stand holds one card
              "card_mm": [_mm(net.deck.width), _mm(net.deck.height)], "card_thickness_mm": _mm(figures["per_card"])}
     if net.kind == "tuck_box":
         entry.update({"stack_mm": _mm(figures["stack"]), "fold_allowance_mm": _mm(figures["allowance"]),
