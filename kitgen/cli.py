@@ -381,11 +381,11 @@ def _box_files(kind: str, kit, prepared, thickness_mm: float, sleeved: bool):
         from kitgen.games.deduction import build as family
 
         theme = kit.theme
-        about = box_pages.Kit(theme.id, theme.name, theme.language, kit.paper, kit.colour, kind)
+        about = box_pages.KitInfo(theme.id, theme.name, theme.language, kit.paper, kit.colour, kind)
     else:
         from kitgen.games.codenames import build as family
 
-        about = box_pages.Kit(kit.id, kit.name, kit.language, kit.paper, kit.colour, kind)
+        about = box_pages.KitInfo(kit.id, kit.name, kit.language, kit.paper, kit.colour, kind)
     stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
     decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in family.STANDS)
              for name, cards in prepared.card_sets.items() if name in family.BOXES]

@@ -19,7 +19,7 @@ LEADING = 1.4                # caption lines, baseline to baseline, in font size
 
 
 @dataclass(frozen=True)
-class Kit:
+class KitInfo:
     """What the boxes are for, as the manifest records it."""
 
     id: str
@@ -327,7 +327,7 @@ def record(net: boxes.Net, placed: Placed) -> dict:
     return entry
 
 
-def files(kit: Kit, decks: list[boxes.Deck], stock: boxes.Stock, layout, fonts: dict, messages,
+def files(kit: KitInfo, decks: list[boxes.Deck], stock: boxes.Stock, layout, fonts: dict, messages,
           page_size) -> tuple[list[output.BuiltFile], dict]:
     """``boxes.pdf`` and ``boxes.json`` for a kit's decks, and the manifest as a dict."""
     nets = boxes.nets(decks, stock, layout.box)
