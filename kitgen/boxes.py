@@ -76,7 +76,8 @@ def check_thickness(thickness_mm: float, spec) -> float:
     """``--card-thickness`` in millimetres, checked, as points."""
     limit = spec.max_card_thickness / mm(1)
     if math.isnan(thickness_mm):
-        raise KitgenError("--card-thickness nan is not a thickness; give one card's thickness in millimetres, e.g. 0.3")
+        raise KitgenError("--card-thickness nan is not a thickness; give one card's thickness in millimetres, "
+                          "e.g. 0.3")
     if thickness_mm <= 0:
         raise KitgenError(f"--card-thickness {thickness_mm:g}: a card is thicker than 0 mm; give one card's "
                           "thickness in millimetres, e.g. 0.3")
@@ -128,7 +129,7 @@ def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
     w, h, d = (size + allowance for size in inner)
     dust = min(spec.dust_flap.depth, inner[0] / 2)          # the two dust flaps meet at most in the middle
     tuck = min(spec.tuck.depth, h / 2)
-    bottom = max(d, dust)                                   # the flaps below the body: the floor is the deepest but a dust flap
+    bottom = max(d, dust)                                   # the deepest flap below: the floor, or a dust flap
     x = [0.0]                                               # front, right side, back, left side, glue flap
     for width in (w, d, w, d):
         x.append(x[-1] + width)

@@ -407,7 +407,8 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
     what = {"board.pdf": "the board" + (", in pieces to glue" if files[0].pages > 1 else ""),
             "cards.pdf": "case cards (three decks) and evidence cards", "tiles.pdf": "suspect and crime tiles",
             "tokens.pdf": "tokens for 5 players", "aids.pdf": "player aids", "rules.pdf": "rules",
-            "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go", **BOX_FILES}
+            "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go",
+            **BOX_FILES}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
     pngs = [f for f in files if f.name.endswith(".png")]
     for f in files:
@@ -665,8 +666,8 @@ def box(kit_file, deck, edition, lang, game, keys, players, paper, colour, card_
     output.add_files(target, files)
     pdf = files[0]
     click.echo(f"Boxes for {manifest['name']} ({kit_id}) in {target}/")
-    click.echo(f"  {pdf.name:<14} {pdf.pages:>3} page{'s' if pdf.pages != 1 else ' '}  {len(pdf.data) / 1024:>7.0f} KiB  "
-               f"{BOX_FILES[pdf.name]}")
+    click.echo(f"  {pdf.name:<14} {pdf.pages:>3} page{'s' if pdf.pages != 1 else ' '}  "
+               f"{len(pdf.data) / 1024:>7.0f} KiB  {BOX_FILES[pdf.name]}")
     for net in manifest["nets"]:
         inner = net.get("inner_mm")
         size = f"inside {inner['width']:g} x {inner['height']:g} x {inner['depth']:g} mm" if inner else "for one card"

@@ -21,6 +21,7 @@ from kitgen import boxes, layouts
 from kitgen.cli import cli
 from kitgen.render import boxes as box_pages
 from kitgen.units import mm
+
 from pdfread import Pdf
 from raster import render_page
 
@@ -43,7 +44,8 @@ def box_kit(out, *args):
 
 KITS = {   # id: (arguments, the decks boxed and their counts)
     "words": (("--keys", 2), {"codenames": 200, "keys": 2, "tiles": 25}),
-    "words sleeved": (("--keys", 2, "--sleeved", "--card-thickness", 0.35), {"codenames": 200, "keys": 2, "tiles": 25}),
+    "words sleeved": (("--keys", 2, "--sleeved", "--card-thickness", 0.35),
+                      {"codenames": 200, "keys": 2, "tiles": 25}),
     "pictures": (("--edition", "pictures", "--keys", 2), {"codenames": 140, "keys": 2, "tiles": 20}),
     "persian": (("--lang", "fa", "--keys", 2), {"codenames": 200, "keys": 2, "tiles": 25}),
     "deduction": (("--game", "deduction",), {"cases": 36, "evidence": 36, "tiles": 28, "aids": 4}),
@@ -250,8 +252,8 @@ def test_glue_areas_are_tinted_and_say_glue(built):
 pdftotext = shutil.which("pdftotext")
 NAMES = {"words": "Classic English", "persian": "کلاسیک", "deduction": "The Puddlewick Cases",
          "pictures": "Classic Pictures"}
-NOTES = {"words": "Cut along the solid lines", "persian": "روی خط‌های پیوسته ببرید", "deduction": "Cut along the solid lines",
-         "pictures": "Cut along the solid lines"}
+NOTES = {"words": "Cut along the solid lines", "persian": "روی خط‌های پیوسته ببرید",
+         "deduction": "Cut along the solid lines", "pictures": "Cut along the solid lines"}
 
 
 def text_on(pdf_path, page: dict, panel: dict, page_height: float) -> str:
@@ -396,8 +398,8 @@ def test_box_layout_values_that_cannot_be_folded_are_refused(tmp_path, setting, 
 def test_the_default_kits_boxes_measure_what_the_readme_says():
     stock = boxes.Stock(0.3 * MM)
     inner = {deck.name: tuple(round(v / MM, 3) for v in boxes.tuck_box(deck, stock, SPEC).figures["inner"])
-             for deck in (boxes.Deck("codenames", "", 64 * MM, 42 * MM, 200), boxes.Deck("keys", "", 57 * MM, 57 * MM, 40),
-                          boxes.Deck("tiles", "", 45 * MM, 30 * MM, 25))}
+             for deck in (boxes.Deck("codenames", "", 64 * MM, 42 * MM, 200),
+                          boxes.Deck("keys", "", 57 * MM, 57 * MM, 40), boxes.Deck("tiles", "", 45 * MM, 30 * MM, 25))}
     assert inner == {"codenames": (43.5, 65.5, 62.0), "keys": (58.5, 58.5, 14.0), "tiles": (31.5, 46.5, 9.5)}
     sleeved = boxes.tuck_box(boxes.Deck("keys", "", 57 * MM, 57 * MM, 40), boxes.Stock(0.3 * MM, True), SPEC)
     assert tuple(round(v / MM, 3) for v in sleeved.figures["inner"]) == (61.5, 61.5, 18.0)
@@ -420,3 +422,16 @@ def test_a_kit_name_too_long_for_a_boxs_front_is_refused(tmp_path):
     assert result.exit_code == 2, result.output
     assert "does not fit the front of the box" in result.stderr and result.stderr.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(pdftotext is None, reason="needs pdftotext (poppler-utils)")
+def test_a_side_too_narrow_for_the_name_at_its_minimum_size_stays_blank(tmp_path):
+    """Ten keys: a side 5.3 mm wide leaves 1.3 mm inside its inset, less than 5 pt type needs."""
+    folder, manifest, _ = box_kit(tmp_path, "--keys", 10)
+    net = next(n for n in manifest["nets"] if n["deck"] == "keys" and n["kind"] == "tuck_box")
+    panels = {p["name"]: p for p in net["panels"]}
+    assert panels["right_side"]["size_mm"][0] == pytest.approx(5.3)
+    height = manifest["files"][0]["page_size"][1]
+    for side in ("right_side", "left_side"):
+        assert text_on(folder / "boxes.pdf", net["pages"][0], panels[side], height) == ""
+    assert NAMES["words"] in text_on(folder / "boxes.pdf", net["pages"][0], panels["front"], height)

@@ -314,8 +314,8 @@ def record(net: boxes.Net, placed: Placed) -> dict:
         entry["angle"] = figures["angle"]
     entry.update({
         "size_mm": _points([net.size])[0],
-        "panels": [{"name": p.name, "at_mm": [_mm(p.rect[0]), _mm(p.rect[1])], "size_mm": [_mm(p.rect[2]), _mm(p.rect[3])]}
-                   for p in net.panels],
+        "panels": [{"name": p.name, "at_mm": [_mm(p.rect[0]), _mm(p.rect[1])],
+                    "size_mm": [_mm(p.rect[2]), _mm(p.rect[3])]} for p in net.panels],
         "glue": list(net.glue),
         "cuts_mm": [_points(line) for line in net.cuts],
         "folds_mm": [_points(fold) for fold in net.folds],

@@ -15,7 +15,6 @@ from kitgen.render import percard, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 from kitgen.units import mm
 
-
 # kitgen box (docs/design.md §8.12): the card sets that get a tuck box each, and those that get a stand
 BOXES = ("codenames", "keys", "tiles")
 STANDS = ("keys",)

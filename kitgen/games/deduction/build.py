@@ -14,7 +14,6 @@ from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import percard
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 
-
 # kitgen box (docs/design.md §8.12): every deck of cards gets a tuck box; the sealed case slips, folded
 # paper dealt for one game, do not; no card needs a stand
 BOXES = ("cases", "evidence", "tiles", "aids")
