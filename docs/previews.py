@@ -2,10 +2,12 @@
 
 usage: python docs/previews.py
 
-Each preview is a page, or the top of a page, of a built PDF rendered with pypdfium2 (the
+Each preview is a page, or the top of a page, of a built PDF rendered with pypdfium2; the box and
+stand previews are pages of the default kit's boxes.pdf as ``kitgen preview`` writes them (the
 deduction game's previews and the verify.html screenshot are made elsewhere: by hand from
 default builds, and by tests/test_web.py's browser)."""
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,6 +18,8 @@ import pypdfium2
 DOCS = Path(__file__).resolve().parent
 SHEET_DPI = 40            # a whole A4 sheet: 331 x 468 pixels
 CARD_PIXELS = 560         # a single face, its longer side
+BOX_DPI = 60              # a page of boxes.pdf: 496 x 702 pixels, the lines still sharp
+BOX_PAGES = {"preview-box.png": 3, "preview-stand.png": 5}     # the key cards' box, the stand
 
 
 def kitgen(*args: str, out: Path) -> Path:
@@ -73,6 +77,11 @@ def main():
         for name, image in shots.items():
             image.save(DOCS / name, optimize=True)
             print(f"{name} {image.size[0]} x {image.size[1]}")
+        boxes = kitgen("box", out=tmp / "box") / "boxes.pdf"
+        for name, number in BOX_PAGES.items():
+            kitgen("preview", str(boxes), "--pages", str(number), "--dpi", str(BOX_DPI), out=tmp / "box-preview")
+            shutil.copyfile(tmp / "box-preview" / f"boxes-p{number}.png", DOCS / name)
+            print(f"{name} (kitgen preview, page {number} of boxes.pdf at {BOX_DPI} dpi)")
 
 
 if __name__ == "__main__":

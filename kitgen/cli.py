@@ -292,50 +292,49 @@ def cli(ctx, debug):
                                                    "copy of verify.html on it (default: the bare key).")
 @click.option("--board-paper", metavar="a3|a4|letter",
               help="Deduction: the board's paper; on paper smaller than A3 it is cut into pieces (default: --paper).")
+@click.option("--box", is_flag=True, help="Also boxes.pdf: a tuck box for each deck and a stand for key cards "
+                                          "(see kitgen box).")
+@click.option("--card-thickness", type=float, metavar="MM", help="With --box: one card's thickness in mm "
+                                                                  "(default 0.3).")
+@click.option("--sleeved", is_flag=True, help="With --box: boxes for sleeved cards.")
 def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
-          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper):
+          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness,
+          sleeved):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
     from kitgen.games.codenames import build as builder, kitfile
 
-    def is_theme(path) -> bool:           # the deduction family is imported only when a kit file may be its
-        from kitgen.games.deduction import theme as deduction_theme
-
-        return deduction_theme.is_theme(Path(path))
-
-    if game == "deduction" or (kit_file and game is None and is_theme(kit_file)):
-        codenames_only = {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
-                          "--ink saver": None if ink == "normal" else ink}
-        given = [flag for flag, value in codenames_only.items() if value is not None]
-        if given:
-            raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
+    if not box and (card_thickness is not None or sleeved):
+        raise KitgenError(f"{'--sleeved' if sleeved else '--card-thickness'} sizes the boxes: add --box")
+    boxing = (DEFAULT_CARD_THICKNESS if card_thickness is None else card_thickness, sleeved) if box else None
+    kind = _game_of(kit_file, game)
+    _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
+                               "--ink saver": None if ink == "normal" else ink},
+                        {"--players": players, "--board-paper": board_paper})
+    if kind == "deduction":
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
-                                 "per_card": per_card, "png_dpi": png_dpi, "pod": pod})
-    if game == "codenames" and kit_file and is_theme(kit_file):
-        raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
-    if players is not None or board_paper is not None:
-        raise KitgenError(f"{'--players' if players is not None else '--board-paper'} is an option of the deduction "
-                          "game: add --game deduction")
+                                 "per_card": per_card, "png_dpi": png_dpi, "pod": pod}, boxing)
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
                                       "verify_url": verify_url, "pod": pod,
                                       "back_offset": parse_offset(back_offset)})
+    more = _box_files("codenames", kit, builder.prepare(kit), *boxing)[0] if boxing else ()
     progress = TerminalProgress()
     try:
-        target, files, manifest = builder.build(kit, Path(out_dir), progress)
+        target, files, manifest = builder.build(kit, Path(out_dir), progress, more)
     finally:
         progress.finish()
     counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
-              "kit.pdf": "everything, to print in one go"}
+              "kit.pdf": "everything, to print in one go", **BOX_FILES}
     page = next(f for f in files if f.name == "verify.html")
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
     pngs = [f for f in files if f.name.startswith("png/")]
     service = [f for f in files if f.name.startswith("pod-")]
     for f in files:
-        if f in pngs or f in service or f is page:
+        if f in pngs or f in service or f is page or f.name == "boxes.json":
             continue
         what = counts.get(f.name, "one face a page, with TrimBox and BleedBox")
         click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
@@ -361,24 +360,81 @@ def _echo_pod(record: dict, files) -> None:
                    f"{', '.join(record['not_exported'])} (print them at home)")
 
 
-def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options):
+DEFAULT_CARD_THICKNESS = 0.3          # mm: a card of 300 g/m² stock
+BOX_FILES = {"boxes.pdf": "a tuck box for each deck (and key-card stands), to cut, fold and glue",
+             "boxes.json": "each box's panels, lines and inner size, in mm"}
+
+
+def _game_of(kit_file, game) -> str:
+    """The game a command is for: ``--game``, else the kit file's (the deduction family is
+    imported only when a kit file may be its); a theme given as a Codenames kit is refused."""
+    def is_theme(path) -> bool:
+        from kitgen.games.deduction import theme as deduction_theme
+
+        return deduction_theme.is_theme(Path(path))
+
+    if game == "deduction" or (kit_file and game is None and is_theme(kit_file)):
+        return "deduction"
+    if game == "codenames" and kit_file and is_theme(kit_file):
+        raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
+    return "codenames"
+
+
+def _check_game_options(kind: str, codenames_only: dict, deduction_only: dict):
+    """The first option given that belongs to the other game is refused."""
+    if kind == "deduction":
+        given = [flag for flag, value in codenames_only.items() if value is not None]
+        if given:
+            raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
+        return
+    given = [flag for flag, value in deduction_only.items() if value is not None]
+    if given:
+        raise KitgenError(f"{given[0]} is an option of the deduction game: add --game deduction")
+
+
+def _box_files(kind: str, kit, prepared, thickness_mm: float, sleeved: bool):
+    """``boxes.pdf`` and ``boxes.json`` for a kit of either game, prepared as its build prepares it
+    (docs/design.md §8.12): the family names the card sets that get a box or a stand."""
+    from kitgen import boxes
+    from kitgen.render import boxes as box_pages
+
+    if kind == "deduction":
+        from kitgen.games.deduction import build as family
+
+        theme = kit.theme
+        about = box_pages.KitInfo(theme.id, theme.name, theme.language, kit.paper, kit.colour, kind)
+    else:
+        from kitgen.games.codenames import build as family
+
+        about = box_pages.KitInfo(kit.id, kit.name, kit.language, kit.paper, kit.colour, kind)
+    stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
+    decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in family.STANDS)
+             for name, cards in prepared.card_sets.items() if name in family.BOXES]
+    return box_pages.files(about, decks, stock, prepared.layout, prepared.fonts, prepared.messages,
+                           prepared.page_size)
+
+
+def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options,
+                     boxing=None):
     from kitgen.games.deduction import build as deduction
 
     kit = deduction.load(kit_file, lang, players, paper, board_paper, duplex, colour, options, seed)
+    more = _box_files("deduction", kit, deduction.prepare(kit), *boxing)[0] if boxing else ()
     progress = TerminalProgress()
     try:
-        target, files, manifest = deduction.build(kit, Path(out_dir), progress)
+        target, files, manifest = deduction.build(kit, Path(out_dir), progress, more)
     finally:
         progress.finish()
     what = {"board.pdf": "the board" + (", in pieces to glue" if files[0].pages > 1 else ""),
             "cards.pdf": "case cards (three decks) and evidence cards", "tiles.pdf": "suspect and crime tiles",
             "tokens.pdf": "tokens for 5 players", "aids.pdf": "player aids", "rules.pdf": "rules",
-            "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go"}
+            "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go",
+            **BOX_FILES}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
     pngs = [f for f in files if f.name.startswith("png/")]
     service = [f for f in files if f.name.startswith("pod-")]
     for f in files:
-        if f not in pngs and f not in service:
+        if f not in pngs and f not in service and f.name != "boxes.json":
             click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
                        f"{what.get(f.name, 'one face a page, with TrimBox and BleedBox')}")
     if pngs:
@@ -591,6 +647,58 @@ def calibrate(paper, duplex, lang, layout, out_dir):
     except OSError as err:
         raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
     click.echo(f"{path}: print it double-sided ({duplex} edge), hold it to the light, read X and Y")
+
+
+@cli.command(short_help="Tuck boxes for a kit's decks and a stand for key cards.")
+@click.argument("kit_file", required=False, metavar="[KIT.yaml]")
+@click.option("--deck", metavar="PATH", help="A words deck, or for pictures a folder or YAML deck, as with build.")
+@click.option("--edition", type=click.Choice(["words", "pictures"]),
+              help="Without KIT.yaml: the built-in kit of this edition (default: words).")
+@click.option("--lang", metavar="LANG", help="Language of the labels; without KIT.yaml, that language's kit.")
+@click.option("--game", type=click.Choice(["codenames", "deduction"]),
+              help="Without KIT.yaml: the game of the built-in kit (default: codenames).")
+@click.option("--keys", type=int, metavar="N", help="Key cards the box holds, as built (default: the kit's).")
+@click.option("--players", type=int, metavar="N", help="Deduction: the players the kit was built for (default 4).")
+@click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
+@click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
+              help="cmyk: every colour from its CMYK values, as build --color cmyk.")
+@click.option("--card-thickness", type=float, default=DEFAULT_CARD_THICKNESS, show_default=True, metavar="MM",
+              help="One card's thickness in millimetres; the box is as deep as the deck.")
+@click.option("--sleeved", is_flag=True, help="Cards in sleeves: each card thicker, and wider and taller by the "
+                                              "sleeve's margin (layout box.sleeve).")
+@click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
+              help="boxes.pdf and boxes.json go into DIR/<kit id>/, beside the kit.")
+def box(kit_file, deck, edition, lang, game, keys, players, paper, colour, card_thickness, sleeved, out_dir):
+    """A tuck box for each deck of a kit (sized from its cards, their count and thickness) and a
+    stand for key cards: nets to cut, fold and glue, in DIR/<kit id>/boxes.pdf with boxes.json."""
+    from kitgen import output
+
+    kind = _game_of(kit_file, game)
+    _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition}, {"--players": players})
+    if kind == "deduction":
+        from kitgen.games.deduction import build as deduction
+
+        kit = deduction.load(kit_file, lang, players, paper, None, None, colour)
+        prepared, kit_id = deduction.prepare(kit), kit.theme.id
+    else:
+        from kitgen.games.codenames import build as builder, kitfile
+
+        kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, keys=keys, paper=paper,
+                           language=lang, colour=colour)
+        prepared, kit_id = builder.prepare(kit), kit.id
+    files, manifest = _box_files(kind, kit, prepared, card_thickness, sleeved)
+    target = Path(out_dir) / kit_id
+    output.add_files(target, files)
+    pdf = files[0]
+    click.echo(f"Boxes for {manifest['name']} ({kit_id}) in {target}/")
+    click.echo(f"  {pdf.name:<14} {pdf.pages:>3} page{'s' if pdf.pages != 1 else ' '}  "
+               f"{len(pdf.data) / 1024:>7.0f} KiB  {BOX_FILES[pdf.name]}")
+    for net in manifest["nets"]:
+        inner = net.get("inner_mm")
+        size = f"inside {inner['width']:g} x {inner['height']:g} x {inner['depth']:g} mm" if inner else "for one card"
+        click.echo(f"    {net['title']}: {'box' if inner else 'stand'}, {size}, page(s) "
+                   f"{', '.join(str(p['page']) for p in net['pages'])}")
+    click.echo(f"  {'boxes.json':<14} {BOX_FILES['boxes.json']}")
 
 
 @cli.command(short_help="Write verify.html alone: the offline page that checks keys.")

@@ -263,6 +263,32 @@ def _check_geometry(layout: Node, source: Path):
         fail("proof.contact_sheet.scale must be above 0 and at most 1")
     if layout.calibration.ruler.step > layout.calibration.ruler.span:
         fail("calibration.ruler.step must not be larger than its span")
+    _check_box(layout.box, fail)
+
+
+def _check_box(box, fail):
+    """Boxes and stands (docs/design.md §8.12) that can be drawn and folded."""
+    if min(box.fold.dash) <= 0:
+        fail("box.fold.dash needs a dash and a gap, each above zero: a fold line must read as dashed")
+    if box.tiling.mark <= 0 or box.tiling.overlap < 2 * box.tiling.mark:
+        fail("box.tiling.mark must be above zero, and box.tiling.overlap at least twice as wide")
+    if int(box.tiling.max_pieces) != box.tiling.max_pieces or box.tiling.max_pieces < 1:
+        fail("box.tiling.max_pieces must be a whole number, 1 or more")
+    for name, style in {"name": box.name, "deck": box.deck, "note": box.note, "glue.label": box.glue.label}.items():
+        if style.min_size > style.size:
+            fail(f"box.{name}: min_size is larger than size")
+    stand = box.stand
+    flaps = {"glue_flap.depth": box.glue_flap.depth, "tuck.depth": box.tuck.depth,
+             "dust_flap.depth": box.dust_flap.depth, "stand.lip": stand.lip, "stand.glue": stand.glue}
+    for name, depth in flaps.items():
+        if depth <= 0:
+            fail(f"box.{name} must be above zero: a flap needs some depth to fold")
+    if not 30 <= stand.angle <= 85:
+        fail("box.stand.angle must be from 30 to 85 degrees: the card leans back on the stand")
+    if stand.face <= 0 or stand.base <= 0:
+        fail("box.stand.face and box.stand.base are shares of the card's height: above zero")
+    if stand.base <= stand.face * math.cos(math.radians(stand.angle)):
+        fail("box.stand.base is too short: the stand's back would lean over its foot; raise it or the angle")
 
 
 CUSTOM_PAPER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")

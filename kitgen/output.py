@@ -51,6 +51,15 @@ def file_entries(files: list[BuiltFile], size) -> list:
              "page_size": [round(size[0], 3), round(size[1], 3)]} for f in files]
 
 
+def with_more(files: list[BuiltFile], manifest: dict, more) -> tuple[list[BuiltFile], dict]:
+    """A kit's files and manifest with ``more`` files beside them (``kitgen build --box``), each
+    listed under ``extra_files``; without any, the same objects."""
+    if not more:
+        return files, manifest
+    extra = manifest["extra_files"] + [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in more]
+    return files + list(more), {**manifest, "extra_files": extra}
+
+
 def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
     """Write all files into ``target`` at once: they are written into a fresh
     folder beside it, which then takes the old folder's place. A failure at
@@ -59,6 +68,34 @@ def write_kit(target: Path, files: list[BuiltFile], manifest: dict) -> None:
         for f in files:
             writer.write(f.name, f.data)
         writer.finish(lambda handle: json.dump(manifest, handle, indent=1, ensure_ascii=False))
+
+
+def add_files(target: Path, files: list[BuiltFile]) -> None:
+    """Files written into a folder that may hold others (``kitgen box`` beside a built kit), which
+    stay: each is written to a temporary file beside its place and synced, and only when all are
+    written are they renamed into place. A failure removes the temporary files, and no file is
+    ever half-written (docs/design.md §2.3)."""
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise KitgenError("the output path is a file, not a folder; choose another --out", source=str(target))
+    staged = []
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for f in files:
+            handle, temporary = tempfile.mkstemp(prefix=f".{f.name}.", suffix=".tmp", dir=target)
+            staged.append((temporary, target / f.name))
+            with os.fdopen(handle, "wb") as out:
+                out.write(f.data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, 0o644)
+        for temporary, path in staged:
+            os.replace(temporary, path)
+    except OSError as err:
+        for temporary, _ in staged:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        raise KitgenError(f"cannot write: {err.strerror}; choose another --out", source=str(target)) from None
 
 
 class KitWriter:

@@ -15,6 +15,10 @@ from kitgen.render import percard, pod, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 from kitgen.units import mm
 
+# kitgen box (docs/design.md §8.12): the card sets that get a tuck box each, and those that get a stand
+BOXES = ("codenames", "keys", "tiles")
+STANDS = ("keys",)
+
 
 def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     """The kit's layout (with ``extra`` built-in layouts laid over it, such as a print-on-demand
@@ -244,9 +248,12 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
     }
 
 
-def build(kit: Kit, out_dir: Path, progress: Progress | None = None) -> tuple[Path, list[BuiltFile], dict]:
-    """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest."""
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None,
+          more: tuple[BuiltFile, ...] = ()) -> tuple[Path, list[BuiltFile], dict]:
+    """Build the kit into ``out_dir/<kit id>``; returns the folder, files and manifest. ``more``:
+    files made beside the kit (``--box``), written with it and listed under ``extra_files``."""
     files, manifest = build_files(kit, progress)
+    files, manifest = output.with_more(files, manifest, more)
     target = Path(out_dir) / kit.id
     write_kit(target, files, manifest)
     return target, files, manifest

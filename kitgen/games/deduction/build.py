@@ -14,6 +14,11 @@ from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import percard, pod
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
 
+# kitgen box (docs/design.md §8.12): every deck of cards gets a tuck box; the sealed case slips, folded
+# paper dealt for one game, do not; no card needs a stand
+BOXES = ("cases", "evidence", "tiles", "aids")
+STANDS = ()
+
 
 @dataclass(frozen=True)
 class Kit:
@@ -265,8 +270,9 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
     }
 
 
-def build(kit: Kit, out_dir: Path, progress: Progress | None = None):
+def build(kit: Kit, out_dir: Path, progress: Progress | None = None, more: tuple[BuiltFile, ...] = ()):
     files, manifest = build_files(kit, progress)
+    files, manifest = output.with_more(files, manifest, more)
     target = Path(out_dir) / kit.theme.id
     output.write_kit(target, files, manifest)
     return target, files, manifest
