@@ -272,6 +272,10 @@ def cli(ctx, debug):
               help="saver: outlines, light tints and symbols in place of solid colour, readable in black and white.")
 @click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
               help="cmyk: every colour from its CMYK values, and no RGB in the PDFs (for presses).")
+@click.option("--pdfx", is_flag=True, help="With --color cmyk: every PDF as press-ready PDF/X-1a:2003, within the "
+                                           "layout's ink limit.")
+@click.option("--icc", metavar="PATH", help="--pdfx: your press's CMYK ICC profile (default: ISO Coated v2 300%, "
+                                            "from Debian's scribus-data).")
 @click.option("--per-card", is_flag=True, help="Also <part>-cards.pdf: one face a page, with TrimBox and BleedBox.")
 @click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="[DPI]", is_flag=False, flag_value=300,
               help="Also every face as PNG (with and without bleed), at 300 dpi or the DPI given.")
@@ -288,12 +292,14 @@ def cli(ctx, debug):
                                                    "copy of verify.html on it (default: the bare key).")
 @click.option("--board-paper", metavar="a3|a4|letter",
               help="Deduction: the board's paper; on paper smaller than A3 it is cut into pieces (default: --paper).")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, pdfx, icc, per_card, png_dpi,
           back_offset, cut_lines, slug, game, players, verify_url, board_paper):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
     from kitgen.games.codenames import build as builder, kitfile
+
+    profile = _pdfx_profile(pdfx, icc, colour)
 
     def is_theme(path) -> bool:           # the deduction family is imported only when a kit file may be its
         from kitgen.games.deduction import theme as deduction_theme
@@ -308,7 +314,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
             raise KitgenError(f"{given[0]} is a Codenames option; the deduction kit has none such")
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
-                                 "per_card": per_card, "png_dpi": png_dpi})
+                                 "per_card": per_card, "png_dpi": png_dpi, "pdfx": profile})
     if game == "codenames" and kit_file and is_theme(kit_file):
         raise KitgenError("is a deduction theme (game: deduction), not a Codenames kit", source=kit_file)
     if players is not None or board_paper is not None:
@@ -317,7 +323,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
-                                      "verify_url": verify_url,
+                                      "verify_url": verify_url, "pdfx": profile,
                                       "back_offset": parse_offset(back_offset)})
     progress = TerminalProgress()
     try:
@@ -339,6 +345,29 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     click.echo(f"  {'verify.html':<14}       {len(page.data) / 1024:>12.0f} KiB  shows and checks a key from its QR, "
                "offline, on a phone too")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+    _say_pdfx(manifest)
+
+
+def _pdfx_profile(pdfx: bool, icc: str | None, colour: str):
+    """The output profile of a --pdfx build (None without --pdfx); --pdfx without CMYK, or --icc
+    without --pdfx, is refused in one line."""
+    if not pdfx:
+        if icc is not None:
+            raise KitgenError("--icc is the profile of --pdfx; add --pdfx --color cmyk")
+        return None
+    if colour != "cmyk":
+        raise KitgenError("--pdfx needs --color cmyk: PDF/X-1a holds CMYK and grey only")
+    from kitgen.render import press
+
+    return press.load_profile(icc)
+
+
+def _say_pdfx(manifest: dict):
+    """One line on what a --pdfx build's PDFs are."""
+    pdfx = manifest["options"].get("pdfx")
+    if pdfx:
+        click.echo(f"  every PDF is {pdfx['version']} for {pdfx['profile']['name']} ({pdfx['profile']['condition']}), "
+                   f"at most {pdfx['max_ink']:g}% ink")
 
 
 def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options):
@@ -363,6 +392,7 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
     if pngs:
         click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
     click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
+    _say_pdfx(manifest)
 
 
 def _is_deduction_target(target: str, dpi: int) -> bool:
