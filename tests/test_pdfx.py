@@ -413,7 +413,7 @@ def test_raster_pictures_go_through_the_profile_not_the_plain_formula(tmp_path, 
 def test_raster_pictures_keep_within_a_lowered_ink_limit(tmp_path, profile):
     """At 240 % (the rich blacks lowered to match) the darkest pictures, which the profile makes
     263 % and more, print within 240 %; the others as the profile makes them."""
-    deck = png_deck(tmp_path / "pictures")
+    png_deck(tmp_path / "pictures")
     (tmp_path / "dtc.yaml").write_text(LIMIT_LAYOUT.format(parent="pictures") + LOWERED)
     (tmp_path / "kit.yaml").write_text("id: tac\nname: TAC\nedition: pictures\ndeck: pictures\nkeys: 2\n"
                                        "layout: dtc.yaml\n")
