@@ -86,7 +86,8 @@ def problems(data: bytes, max_ink: float, version: str = VERSION) -> list[str]:
     """What keeps ``data`` from being ``version`` within ``max_ink`` percent of ink, each as a
     short phrase naming where; empty when nothing does. The checks, on the file's structure:
     qpdf's syntax check (a damaged cross-reference table, a stream that does not decode), the PDF
-    version, no encryption, the Info keys, the ID, one GTS_PDFX OutputIntent with a CMYK output profile, TrimBox and BleedBox nested on every page, only CMYK and grey colour (operators,
+    version, no encryption, the Info keys, the ID, one GTS_PDFX OutputIntent with a CMYK output
+    profile, TrimBox and BleedBox nested on every page, only CMYK and grey colour (operators,
     colour spaces, images), every CMYK colour and image pixel within ``max_ink``, every font
     embedded, no transparency (soft masks, constant alpha, blend modes, groups), no transfer
     functions, no LZW, no actions, JavaScript or annotations."""
@@ -98,7 +99,7 @@ def problems(data: bytes, max_ink: float, version: str = VERSION) -> list[str]:
             found.append("the file is encrypted")
         if tuple(map(int, pdf.pdf_version.split("."))) > tuple(map(int, PDF_VERSION.split("."))):
             found.append(f"PDF {pdf.pdf_version}, above the {PDF_VERSION} it is based on")
-        found += [f"qpdf: {p}" for p in pdf.check_pdf_syntax()]
+        found += [f"qpdf: {p.split(': ', 2)[-1]}" for p in pdf.check_pdf_syntax()]      # without the stream's repr
         found += _document_problems(pdf, version)
         for number, page in enumerate(pdf.pages, 1):
             found += [f"page {number}: {p}" for p in _page_problems(page)]
