@@ -39,6 +39,8 @@ def kitgen(*args, cwd):
 
 @pytest.fixture(scope="module")
 def profile():
+    if not press.DEFAULT_PROFILE.is_file():
+        pytest.skip(f"{press.DEFAULT_PROFILE} is missing: apt install {press.DEFAULT_PACKAGE} (.ci/run does)")
     return press.load_profile()
 
 
@@ -187,6 +189,8 @@ def test_only_cmyk_and_grey_colour_and_every_cmyk_colour_within_the_ink_limit(fi
                 assert image.get("IM", image.get("ImageMask")) == "true", (path, image)
     keys = next(p for n, p in files if n == "words" and p.name == "keys.pdf").read_bytes()
     assert sum(op == "ID" for op, _ in colour_operators(keys)) == 2          # two keys, two QR codes
+    # layout colours are the layout's own CMYK values, never converted: the assassin's rich black
+    assert ("k", (0.6, 0.5, 0.5, 1)) in list(colour_operators(keys))
 
 
 def test_no_rgb_or_icc_colour_space_and_only_cmyk_grey_or_mask_images(files):
@@ -274,6 +278,7 @@ def test_the_manifest_records_pdfx_the_profile_and_the_libraries(kits):
         manifest = json.loads((kits[name] / "manifest.json").read_text())
         record = manifest["options"]["pdfx"]
         assert record["version"] == "PDF/X-1a:2003" and record["max_ink"] == 300
+        assert record["intent"] == "relative colorimetric with black point compensation"
         assert record["profile"]["name"] == "ISO Coated v2 300% (basICColor)"
         assert record["profile"]["condition"] == "FOGRA39" and record["profile"]["licence"].startswith("zlib")
         assert record["profile"]["source"].startswith("Debian package scribus-data")
@@ -412,6 +417,27 @@ def test_raster_pictures_go_through_the_profile_not_the_plain_formula(tmp_path, 
     assert found == expected
     assert not found & naive
     assert lcms((224, 83, 61)) != (0, 161, 187, 31)           # PIL's formula: 0 % cyan in a red
+    plain = kitfile.load(kitfile.kit_path(None, "pictures"), deck=str(deck), keys=2, colour="cmyk")
+    assert image_colours(build.build(plain, tmp_path / "plain")[0] / "codenames.pdf") == naive   # as before
+
+
+def test_a_picture_with_its_own_icc_profile_is_converted_from_it(tmp_path, profile):
+    """A PNG tagged with another RGB profile (Ghostscript's Adobe RGB stand-in) is converted from
+    that profile, not from sRGB."""
+    a98 = Path("/usr/share/color/icc/ghostscript/a98.icc")
+    if not a98.exists():
+        pytest.skip("Ghostscript's profiles are not installed; .ci/run installs ghostscript")
+    colour = (30, 160, 60)
+    image = Image.new("RGB", (8, 8), colour)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", icc_profile=a98.read_bytes())
+    tagged = Image.open(io.BytesIO(buffer.getvalue()))
+    converted = press.Conversion(profile, 300).image(tagged).getpixel((0, 0))
+    transform = ImageCms.buildTransform(str(a98), str(press.DEFAULT_PROFILE), "RGB", "CMYK",
+                                        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    assert converted == ImageCms.applyTransform(image, transform).getpixel((0, 0))
+    assert converted != lcms(colour)
 
 
 def test_raster_pictures_keep_within_a_lowered_ink_limit(tmp_path, profile):
@@ -461,6 +487,24 @@ def test_an_svg_with_transparency_is_refused_naming_it(tmp_path, profile):
     assert "\n" not in str(err.value)
     kit = kitfile.load(kitfile.kit_path(None, "pictures"), deck=str(deck), keys=2, colour="cmyk")
     build.build(kit, tmp_path / "plain")                      # without --pdfx it is drawn as before
+
+
+def test_a_file_that_fails_a_check_refuses_the_kit_in_one_line(profile):
+    from kitgen.output import BuiltFile
+    from kitgen.render.pdf import new_canvas
+
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (100, 100), {"label": "Helvetica"}, cmyk=True)      # a font left unembedded
+    c.setFillColorCMYK(1, 1, 1, 0.5)                                            # and 350 % of ink
+    c.rect(0, 0, 50, 50, fill=1)
+    c.showPage()
+    c.save()
+    with pytest.raises(KitgenError) as err:
+        pdfx.convert([BuiltFile("verify.html", b"<html>", 0), BuiltFile("odd.pdf", buffer.getvalue(), 1)],
+                     profile, 300)
+    message = str(err.value)
+    assert message.startswith("odd.pdf would not be PDF/X-1a:2003: ") and "\n" not in message
+    assert "350% ink, over 300%" in message and "Helvetica is not embedded" in message
 
 
 def test_the_checks_find_what_pdfx_forbids():
