@@ -37,7 +37,7 @@ def test_ci_fails_when_a_tool_is_missing_and_cannot_be_installed(tmp_path, prese
     for tool in present:                                  # stand-ins: only their presence is asked
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
-    (bin_dir / "pip").write_text(f"#!/bin/sh\ntouch {tmp_path}/pip-ran\n")
+    (bin_dir / "pip").write_text(f"#!/bin/sh\necho ran > {tmp_path}/pip-ran\n")      # no touch on PATH: a builtin
     for fake in ("apt-get", "pip", *present):
         (bin_dir / fake).chmod(0o755)
     result = subprocess.run([shutil.which("bash"), str(ROOT / ".ci" / "run")], env={"PATH": str(bin_dir)},
@@ -63,7 +63,7 @@ def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
     for tool in ("pdftotext", "chromium", "chromedriver", "gs"):
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
-    (bin_dir / "pip").write_text(f"#!/bin/sh\ntouch {tmp_path}/pip-ran\n")
+    (bin_dir / "pip").write_text(f"#!/bin/sh\necho ran > {tmp_path}/pip-ran\n")      # no touch on PATH: a builtin
     for fake in ("apt-get", "pip", "pdftotext", "chromium", "chromedriver", "gs"):
         (bin_dir / fake).chmod(0o755)
     result = subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)},
@@ -71,6 +71,10 @@ def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
     assert result.returncode != 0
     assert f"{tmp_path}/absent.icc is missing and scribus-data could not be installed" in result.stderr
     assert not (tmp_path / "pip-ran").exists()
+    (tmp_path / "present.icc").write_bytes(b"")           # a file that is there: nothing to install, on to pip
+    script.write_text(SCRIPT.replace(line, f"need {tmp_path}/present.icc {press.DEFAULT_PACKAGE}"))
+    subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)}, capture_output=True, text=True)
+    assert (tmp_path / "pip-ran").exists()
 
 
 def test_ci_treats_a_skip_as_a_failure(tmp_path):

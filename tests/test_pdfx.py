@@ -22,6 +22,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.codenames import build, kitfile
 from kitgen.games.deduction import build as deduction
 from kitgen.render import pdfx, press
+from kitgen.units import mm
 
 from pdfread import Op, Pdf, Ref, values
 
@@ -133,8 +134,8 @@ def test_trim_and_bleed_boxes_on_every_page_nested(files):
 def test_per_card_pages_keep_their_true_trim(kits):
     with pikepdf.open(kits["words"] / "keys-cards.pdf") as pdf:
         page = pdf.pages[0].obj
-        b = 3 * 72 / 25.4
-        assert [float(v) for v in page.TrimBox] == pytest.approx([b, b, b + 57 * 72 / 25.4, b + 57 * 72 / 25.4], abs=0.01)
+        b, w = mm(3), mm(57)
+        assert [float(v) for v in page.TrimBox] == pytest.approx([b, b, b + w, b + w], abs=0.01)
         assert [float(v) for v in page.BleedBox] == [float(v) for v in page.MediaBox]
 
 
