@@ -25,6 +25,7 @@ from kitgen.render import pdfx, press
 from kitgen.units import mm
 
 from pdfread import Op, Pdf, Ref, values
+from raster import render_page
 
 ROOT = Path(__file__).resolve().parent.parent
 GS = shutil.which("gs")
@@ -272,6 +273,15 @@ def test_the_same_inputs_give_the_same_bytes(kits, tmp_path, profile):
                         tmp_path)[0]
     for path in kits["words"].glob("*.pdf"):
         assert (again / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_pages_look_as_the_plain_cmyk_kits_do(kits, tmp_path):
+    """--pdfx changes the file, not the drawing: the same pixels as the kit built with --color cmyk alone."""
+    plain = build.build(kitfile.load(keys=2, colour="cmyk"), tmp_path)[0]
+    for name, pages in (("keys.pdf", (0, 1)), ("kit.pdf", (0, 26, 28)), ("rules.pdf", (0,))):
+        for page in pages:
+            assert render_page((kits["words"] / name).read_bytes(), page, 40).tobytes() == \
+                render_page((plain / name).read_bytes(), page, 40).tobytes(), (name, page)
 
 
 def test_the_manifest_records_pdfx_the_profile_and_the_libraries(kits):
