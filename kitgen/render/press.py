@@ -5,6 +5,7 @@ pixel keeps."""
 
 import functools
 import hashlib
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,7 @@ class Profile:
     description: str
     identifier: str                 # OutputConditionIdentifier: a registered condition, or "Custom"
     registry: str | None            # RegistryName of a registered condition
-    condition: str                  # OutputCondition (human-readable)
+    condition: str                  # the condition in words: the OutputIntent's /Info
     source: str                     # where the file came from: a package and its version, or the path given
     licence: str | None
 
@@ -88,16 +89,10 @@ def _check_profile(data: bytes, where: str) -> str:
         raise KitgenError(f"is a {kind!r} profile of {space}, not a CMYK output ('prtr') profile; PDF/X-1a prints "
                           "CMYK, so give your press's CMYK profile", source=where)
     try:
-        profile = ImageCms.ImageCmsProfile(_bytes_io(data))
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(data))
     except (OSError, ImageCms.PyCMSError):
         raise KitgenError("is not a readable ICC profile", source=where) from None
     return (profile.profile.profile_description or Path(where).stem).strip()
-
-
-def _bytes_io(data: bytes):
-    import io
-
-    return io.BytesIO(data)
 
 
 def _package_source(package: str) -> str:
@@ -167,11 +162,10 @@ class Conversion:
         if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
             rgba = image.convert("RGBA")
             image = Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba)
-        embedded = image.info.get("icc_profile")
-        if image.mode == "CMYK" and not embedded:
-            return limit_ink(image, self.max_ink)
         mode = "CMYK" if image.mode == "CMYK" else "RGB"
-        source = _embedded_profile(embedded, mode)
+        source = _embedded_profile(image.info.get("icc_profile"), mode)
+        if mode == "CMYK" and source is None:
+            return limit_ink(image, self.max_ink)
         transform = _transform(self.profile, source, mode)
         return limit_ink(ImageCms.applyTransform(image.convert(mode), transform), self.max_ink)
 
@@ -195,9 +189,16 @@ def _rgb_to_cmyk(profile: Profile, max_ink: float, r: int, g: int, b: int) -> tu
     return tuple(pixel.getpixel((0, 0)))
 
 
-def _embedded_profile(data: bytes | None, mode: str):
-    """A picture's own ICC profile when it is one for its pixels' colour space, else None (sRGB)."""
+def _embedded_profile(data: bytes | None, mode: str) -> bytes | None:
+    """A picture's own ICC profile when it is a readable one for its pixels' colour space, else None
+    (an RGB picture is then read as sRGB; a CMYK one is taken as made for the press)."""
+    from PIL import ImageCms
+
     if not data or len(data) < 20 or data[16:20].decode("latin-1").strip() != ("CMYK" if mode == "CMYK" else "RGB"):
+        return None
+    try:
+        ImageCms.ImageCmsProfile(io.BytesIO(data))
+    except (OSError, ImageCms.PyCMSError):
         return None
     return data
 
@@ -207,11 +208,8 @@ def _transform(profile: Profile, source: bytes | None, mode: str):
     """LittleCMS's transform from ``source`` (a picture's profile; None: sRGB) into the output profile."""
     from PIL import ImageCms
 
-    try:
-        source_profile = ImageCms.ImageCmsProfile(_bytes_io(source)) if source else ImageCms.createProfile("sRGB")
-    except (OSError, ImageCms.PyCMSError):
-        source_profile = ImageCms.createProfile("sRGB")         # a broken embedded profile: read as sRGB
-    return ImageCms.buildTransform(source_profile, ImageCms.ImageCmsProfile(_bytes_io(profile.data)), mode, "CMYK",
+    source_profile = ImageCms.ImageCmsProfile(io.BytesIO(source)) if source else ImageCms.createProfile("sRGB")
+    return ImageCms.buildTransform(source_profile, ImageCms.ImageCmsProfile(io.BytesIO(profile.data)), mode, "CMYK",
                                    renderingIntent=_RELATIVE_COLORIMETRIC, flags=_BLACK_POINT_COMPENSATION)
 
 
