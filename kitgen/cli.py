@@ -273,6 +273,10 @@ def cli(ctx, debug):
               help="saver: outlines, light tints and symbols in place of solid colour, readable in black and white.")
 @click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
               help="cmyk: every colour from its CMYK values, and no RGB in the PDFs (for presses).")
+@click.option("--pdfx", is_flag=True, help="With --color cmyk: every PDF as press-ready PDF/X-1a:2003, within the "
+                                           "layout's ink limit.")
+@click.option("--icc", metavar="PATH", help="--pdfx: your press's CMYK ICC profile (default: ISO Coated v2 300%, "
+                                            "from Debian's scribus-data).")
 @click.option("--per-card", is_flag=True, help="Also <part>-cards.pdf: one face a page, with TrimBox and BleedBox.")
 @click.option("--png", "png_dpi", type=click.IntRange(36, 1200), metavar="[DPI]", is_flag=False, flag_value=300,
               help="Also every face as PNG (with and without bleed), at 300 dpi or the DPI given.")
@@ -297,14 +301,14 @@ def cli(ctx, debug):
 @click.option("--card-thickness", type=float, metavar="MM", help="With --box: one card's thickness in mm "
                                                                   "(default 0.3).")
 @click.option("--sleeved", is_flag=True, help="With --box: boxes for sleeved cards.")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, per_card, png_dpi,
-          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness,
-          sleeved):
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, pdfx, icc, per_card, png_dpi,
+          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness, sleeved):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
     from kitgen.games.codenames import build as builder, kitfile
 
+    profile = _pdfx_profile(pdfx, icc, colour)
     if not box and (card_thickness is not None or sleeved):
         raise KitgenError(f"{'--sleeved' if sleeved else '--card-thickness'} sizes the boxes: add --box")
     boxing = (DEFAULT_CARD_THICKNESS if card_thickness is None else card_thickness, sleeved) if box else None
@@ -315,11 +319,12 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     if kind == "deduction":
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
-                                 "per_card": per_card, "png_dpi": png_dpi, "pod": pod}, boxing)
+                                 "per_card": per_card, "png_dpi": png_dpi, "pod": pod,
+                                 "pdfx": profile}, boxing)
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
-                                      "verify_url": verify_url, "pod": pod,
+                                      "verify_url": verify_url, "pod": pod, "pdfx": profile,
                                       "back_offset": parse_offset(back_offset)})
     more = _box_files("codenames", kit, builder.prepare(kit), *boxing)[0] if boxing else ()
     progress = TerminalProgress()
@@ -345,6 +350,29 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     click.echo(f"  {'verify.html':<14}       {len(page.data) / 1024:>12.0f} KiB  shows and checks a key from its QR, "
                "offline, on a phone too")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
+    _say_pdfx(manifest)
+
+
+def _pdfx_profile(pdfx: bool, icc: str | None, colour: str):
+    """The output profile of a --pdfx build (None without --pdfx); --pdfx without CMYK, or --icc
+    without --pdfx, is refused in one line."""
+    if not pdfx:
+        if icc is not None:
+            raise KitgenError("--icc is the profile of --pdfx; add --pdfx --color cmyk")
+        return None
+    if colour != "cmyk":
+        raise KitgenError("--pdfx needs --color cmyk: PDF/X-1a holds CMYK and grey only")
+    from kitgen.render import press
+
+    return press.load_profile(icc)
+
+
+def _say_pdfx(manifest: dict):
+    """One line on what a --pdfx build's PDFs are."""
+    pdfx = manifest["options"].get("pdfx")
+    if pdfx:
+        click.echo(f"  every PDF is {pdfx['version']} for {pdfx['profile']['name']} ({pdfx['profile']['condition']}), "
+                   f"at most {pdfx['max_ink']:g}% ink")
 
 
 def _echo_pod(record: dict, files) -> None:
@@ -442,6 +470,7 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
     if service:
         _echo_pod(manifest["pod"], service)
     click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
+    _say_pdfx(manifest)
 
 
 def _is_deduction_target(target: str, dpi: int) -> bool:

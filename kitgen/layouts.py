@@ -204,10 +204,17 @@ def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), c
     for source, data, lines in chain:
         _Checker(source, lines, colours, fonts).check(data, schema, ())
     layout = _nodes(_convert(merged, schema))
+    layout._origins = {path: (str(source), line) for source, _, lines in chain for path, line in lines.items()}
     _check_geometry(layout, chain[-1][0])
     for check in checks:
         check(layout, lambda message: _fail(message, chain[-1][0]))
     return layout
+
+
+def where(layout: Node, path: tuple) -> tuple[str | None, int | None]:
+    """The file and line that last set the key at ``path`` (``("colours", "red", "cmyk")``) in a
+    layout ``load`` gave: the file of its chain or overlay whose value won (None, None if unknown)."""
+    return getattr(layout, "_origins", {}).get(tuple(path), (None, None))
 
 
 def _fail(message: str, source: Path):
@@ -263,6 +270,8 @@ def _check_geometry(layout: Node, source: Path):
         fail("proof.contact_sheet.scale must be above 0 and at most 1")
     if layout.calibration.ruler.step > layout.calibration.ruler.span:
         fail("calibration.ruler.step must not be larger than its span")
+    if not 100 <= layout.press.max_ink <= 400:
+        fail("press.max_ink is a total of four inks in percent: from 100 (solid black alone) to 400")
     _check_box(layout.box, fail)
 
 

@@ -35,14 +35,20 @@ class Progress:
         """Something the user should know, that does not stop the build."""
 
 
-def library_versions(extra: tuple[str, ...] = ()) -> dict:
+def library_versions(extra: tuple[str, ...] = (), pdfx: bool = False) -> dict:
     """The versions that shape the bytes of the PDFs, for reproducing a build; ``extra``
-    names a family's own (the kernel's first, so every manifest starts alike)."""
+    names a family's own (the kernel's first, so every manifest starts alike). A --pdfx build
+    adds pikepdf and the qpdf it runs (docs/design.md §8.11)."""
     from kitgen.versions import installed
 
-    return {name: installed(name) for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans",
-                                               "fontpkg-noto-sans-arabic", "arabic-reshaper", "python-bidi",
-                                               "svglib", "pillow", "py-phosphor-icons") + tuple(extra)}
+    versions = {name: installed(name) for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans",
+                                                   "fontpkg-noto-sans-arabic", "arabic-reshaper", "python-bidi",
+                                                   "svglib", "pillow", "py-phosphor-icons") + tuple(extra)}
+    if pdfx:
+        import pikepdf
+
+        versions.update({"pikepdf": installed("pikepdf"), "qpdf": pikepdf.__libqpdf_version__})
+    return versions
 
 
 def file_entries(files: list[BuiltFile], size) -> list:

@@ -25,6 +25,7 @@ def test_ci_runs_the_readme_test_command_exactly():
     ((), "pdftotext is missing and poppler-utils could not be installed"),
     (("pdftotext",), "chromium is missing and chromium could not be installed"),
     (("pdftotext", "chromium"), "chromedriver is missing and chromium-driver could not be installed"),
+    (("pdftotext", "chromium", "chromedriver"), "gs is missing and ghostscript could not be installed"),
 ])
 def test_ci_fails_when_a_tool_is_missing_and_cannot_be_installed(tmp_path, present, message):
     """A PATH without the tool, an apt-get that fails, and a pip that would leave a mark if
@@ -36,7 +37,7 @@ def test_ci_fails_when_a_tool_is_missing_and_cannot_be_installed(tmp_path, prese
     for tool in present:                                  # stand-ins: only their presence is asked
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
     (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
-    (bin_dir / "pip").write_text(f"#!/bin/sh\ntouch {tmp_path}/pip-ran\n")
+    (bin_dir / "pip").write_text(f"#!/bin/sh\necho ran > {tmp_path}/pip-ran\n")      # no touch on PATH: a builtin
     for fake in ("apt-get", "pip", *present):
         (bin_dir / fake).chmod(0o755)
     result = subprocess.run([shutil.which("bash"), str(ROOT / ".ci" / "run")], env={"PATH": str(bin_dir)},
@@ -44,6 +45,36 @@ def test_ci_fails_when_a_tool_is_missing_and_cannot_be_installed(tmp_path, prese
     assert result.returncode != 0
     assert message in result.stderr
     assert not (tmp_path / "pip-ran").exists()
+
+
+def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
+    """.ci/run needs the very file kitgen build --pdfx reads by default, from the package kitgen
+    names; a copy of the script that needs a file that is not there stops with an error."""
+    from kitgen.render import press
+
+    line = f"need {press.DEFAULT_PROFILE} {press.DEFAULT_PACKAGE}"
+    assert line in SCRIPT
+    (tmp_path / ".ci").mkdir()
+    script = tmp_path / ".ci" / "run"
+    script.write_text(SCRIPT.replace(line, f"need {tmp_path}/absent.icc {press.DEFAULT_PACKAGE}"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(shutil.which("dirname"), bin_dir / "dirname")
+    for tool in ("pdftotext", "chromium", "chromedriver", "gs"):
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "apt-get").write_text("#!/bin/sh\nexit 100\n")
+    (bin_dir / "pip").write_text(f"#!/bin/sh\necho ran > {tmp_path}/pip-ran\n")      # no touch on PATH: a builtin
+    for fake in ("apt-get", "pip", "pdftotext", "chromium", "chromedriver", "gs"):
+        (bin_dir / fake).chmod(0o755)
+    result = subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)},
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert f"{tmp_path}/absent.icc is missing and scribus-data could not be installed" in result.stderr
+    assert not (tmp_path / "pip-ran").exists()
+    (tmp_path / "present.icc").write_bytes(b"")           # a file that is there: nothing to install, on to pip
+    script.write_text(SCRIPT.replace(line, f"need {tmp_path}/present.icc {press.DEFAULT_PACKAGE}"))
+    subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)}, capture_output=True, text=True)
+    assert (tmp_path / "pip-ran").exists()
 
 
 def test_ci_treats_a_skip_as_a_failure(tmp_path):

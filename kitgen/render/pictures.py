@@ -1,19 +1,33 @@
 """Pictures drawn into a box: raster pictures at their own resolution, SVG pictures as
 vectors with our fonts and a layout colour for their currentColor, CMYK when the
-layout is (docs/design.md §8.6)."""
+layout is (docs/design.md §8.6), through the press profile under --pdfx (§8.11)."""
 
 import io
 import json
 
 from kitgen import pictures as pictures_mod
+from kitgen.errors import KitgenError
 from kitgen.render import paint
 
 
-def _prepared(node, font: str, stand_in: str, current, cmyk: bool):
+def _conversion(layout):
+    """How this layout's pictures are made CMYK: not at all (False), by the plain formula (True), or
+    under --pdfx through the press profile within the ink limit (the press.Conversion the layout
+    carries, render/pdfx.press_layout)."""
+    return layout.get("pdfx") or paint.is_cmyk(layout)
+
+
+def _conversion_key(conversion):
+    """The conversion as the picture caches name it: True, False or ``pdfx:<profile>:<limit>``."""
+    return conversion if isinstance(conversion, bool) else conversion.key
+
+
+def _prepared(node, font: str, stand_in: str, current, cmyk):
     """A copy of an SVG drawing's tree of shapes, made ready for a layout: every font it
     asks for becomes ours (embedded; no base-14 font leaks in); its currentColor (drawn in
     ``stand_in``) becomes ``current``, keeping any opacity; in CMYK mode every other colour
-    becomes CMYK. Shapes and their lists of children are new; their other values (points,
+    becomes CMYK (``cmyk`` True: paint.to_cmyk; a press.Conversion: through its profile).
+    Shapes and their lists of children are new; their other values (points,
     transforms, colours) are shared with the parsed drawing, which neither this nor the
     renderer changes."""
     copy = node.__class__.__new__(node.__class__)
@@ -28,7 +42,7 @@ def _prepared(node, font: str, stand_in: str, current, cmyk: bool):
             alpha = getattr(value, "alpha", 1)
             setattr(copy, attr, current if alpha == 1 else current.clone(alpha=alpha))
         elif cmyk:
-            setattr(copy, attr, paint.to_cmyk(value))
+            setattr(copy, attr, paint.to_cmyk(value) if cmyk is True else cmyk.colour(value))
     contents = node.__dict__.get("contents")
     if contents is not None:
         copy.__dict__["contents"] = [_prepared(child, font, stand_in, current, cmyk) for child in contents]
@@ -41,23 +55,36 @@ _codes = pictures_mod.ContentCache(4096)       # the same and the canvas state -
 
 def _key(picture, font: str, layout, colour: str):
     """(key, colour, CMYK): what the picture's drawing for this layout is made from, as the key
-    (content digest, font, CMYK, repr of the colour) of what is kept of it."""
+    (content digest, font, CMYK or the press conversion's key, repr of the colour) of what is kept of it."""
     current = paint.colour(layout, colour)
-    cmyk = paint.is_cmyk(layout)
-    return (picture.digest, font, cmyk, repr(current)), current, cmyk
+    cmyk = _conversion(layout)
+    return (picture.digest, font, _conversion_key(cmyk), repr(current)), current, cmyk
 
 
 def _ready(picture, font: str, layout, colour: str):
     """(drawing, key): the picture's SVG drawing made ready for this layout (a copy, kept for
-    the next face) and what it was made from."""
+    the next face) and what it was made from. Under --pdfx an SVG with transparency is refused."""
     key, current, cmyk = _key(picture, font, layout, colour)
     drawing = _drawings.get(key)
     if drawing is None:
         parsed, stand_in = pictures_mod.parsed_svg(picture.data, picture.name)
+        if not isinstance(cmyk, bool) and _transparent(parsed):
+            raise KitgenError("the SVG uses transparency (an opacity below 1), which PDF/X-1a cannot hold; "
+                              "flatten it in the SVG, or build without --pdfx", source=picture.name)
         drawing = _prepared(parsed, font, "0x" + stand_in[1:].lower(), current, cmyk)
         drawing.initialFontName = font        # the renderer's starting state, else Helvetica
         _drawings.put(key, drawing)
     return drawing, key
+
+
+def _transparent(node) -> bool:
+    """Whether any shape of an SVG drawing is drawn with an opacity below 1 (a colour's alpha or
+    svglib's fill and stroke opacity)."""
+    alphas = [getattr(getattr(node, attr, None), "alpha", 1) for attr in ("fillColor", "strokeColor")]
+    alphas += [getattr(node, attr, None) for attr in ("fillOpacity", "strokeOpacity")]
+    if any(alpha is not None and alpha < 1 for alpha in alphas):
+        return True
+    return any(_transparent(child) for child in node.__dict__.get("contents") or ())
 
 
 def _drawing(picture, font: str, layout, colour: str):
@@ -150,7 +177,7 @@ def draw(c, picture, box, fit: str, font: str, layout, colour: str):
     cropped (``cover``); centred either way. SVG pictures stay vector, their text in
     ``font`` and their currentColor in the layout colour named ``colour``."""
     x, y, w, h = box
-    cmyk = paint.is_cmyk(layout)
+    cmyk = _conversion(layout)
     if picture.vector:
         pw, ph = pictures_mod.svg_size(picture.data, picture.name)
     else:
@@ -183,11 +210,12 @@ def _weight(reader) -> int:
 _readers = pictures_mod.ContentCache(1024, budget=128_000_000, weigh=_weight)   # (digest, CMYK) -> ImageReader
 
 
-def _reader(picture, cmyk: bool):
-    """The raster picture decoded (in CMYK, its transparent parts paper, if ``cmyk``) as a
-    reportlab ImageReader whose pixels are read, kept for the next face while the decoded
-    pictures kept stay within their budget. drawImage only reads it."""
-    key = (picture.digest, cmyk)
+def _reader(picture, cmyk):
+    """The raster picture decoded (in CMYK, its transparent parts paper, if ``cmyk``; through the
+    press profile within the ink limit if ``cmyk`` is a press.Conversion) as a reportlab
+    ImageReader whose pixels are read, kept for the next face while the decoded pictures kept stay
+    within their budget. drawImage only reads it."""
+    key = (picture.digest, _conversion_key(cmyk))
     reader = _readers.get(key)
     if reader is None:
         from PIL import Image
@@ -195,7 +223,7 @@ def _reader(picture, cmyk: bool):
 
         image = Image.open(io.BytesIO(picture.data))
         if cmyk:
-            image = _to_cmyk(image)
+            image = _to_cmyk(image) if cmyk is True else cmyk.image(image)
         reader = ImageReader(image)
         reader.getRGBData()           # what drawImage reads first: decodes, and keeps the pixels
         _readers.put(key, reader)

@@ -11,7 +11,7 @@ from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
 from kitgen.games.codenames.render import agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
-from kitgen.render import percard, pod, qr, text
+from kitgen.render import pdfx, percard, pod, press, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 from kitgen.units import mm
 
@@ -22,13 +22,16 @@ STANDS = ("keys",)
 
 def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     """The kit's layout (with ``extra`` built-in layouts laid over it, such as a print-on-demand
-    preset); a layout that cannot be found names where the kit asked for it."""
+    preset); a layout that cannot be found names where the kit asked for it. Under --pdfx its
+    colours are checked against its ink limit and it carries the press conversion
+    (press.for_press, docs/design.md §8.11)."""
     try:
-        return layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour) + extra)
+        layout = layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour) + extra)
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
         raise
+    return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
 def check_labels(layout, font_names: dict[str, str], messages, kit_name: str):
@@ -167,6 +170,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     # a screen shows the full colours, whatever ink the print saves
     screen = layout_mod.load(kit.layout_name) if layout_overlays(kit.ink, kit.colour) else layout
     files.append(BuiltFile("verify.html", web.page(screen), 0))
+    if kit.pdfx:
+        files = pdfx.convert(files, kit.pdfx, layout.press.max_ink)
     manifest = _manifest(kit, layout, size, files, parts["keys"], p.qr_texts, kit_starts["keys"])
     if service:
         manifest["pod"] = service
@@ -230,7 +235,7 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
     return {
         "tool": "kitgen",
         "version": __version__,
-        "libraries": output.library_versions(),
+        "libraries": output.library_versions(pdfx=bool(kit.pdfx)),
         "key_algorithm": ALGORITHM_VERSION,
         "kit": kit.id,
         "name": kit.name,
@@ -240,7 +245,8 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
         "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name,
                  ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
         "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name,
-                    "ink": kit.ink, "colour": kit.colour},
+                    "ink": kit.ink, "colour": kit.colour,
+                    **({"pdfx": pdfx.record(kit.pdfx, layout.press.max_ink)} if kit.pdfx else {})},
         "files": file_entries(sheets, size),
         "extra_files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in files
                         if f not in sheets],

@@ -41,6 +41,7 @@ class Kit:
     cut_lines: bool = False             # full-length cut lines in the margins
     slug: bool = False                  # proof marks: slug line and registration marks
     verify_url: str | None = None       # each key's QR encodes <verify_url>#<payload>: a phone opens the page
+    pdfx: object | None = None          # --pdfx: the output profile (render/press.Profile); every PDF PDF/X-1a
     pod: str | None = None              # also the upload of this print-on-demand service (tgc, mpc, dtc)
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 

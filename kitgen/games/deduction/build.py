@@ -11,7 +11,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
-from kitgen.render import percard, pod
+from kitgen.render import pdfx, percard, pod, press
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
 
 # kitgen box (docs/design.md §8.12): every deck of cards gets a tuck box; the sealed case slips, folded
@@ -35,6 +35,7 @@ class Kit:
     slug: bool = False
     per_card: bool = False                  # cards and tiles one face a page, for print shops
     png_dpi: int | None = None              # and every face as PNG
+    pdfx: object | None = None              # --pdfx: the output profile (render/press.Profile); PDFs as PDF/X-1a
     layout_name: str = "default"
     origins: dict = field(default_factory=dict, compare=False)
     pod: str | None = None                  # also the upload of this print-on-demand service (tgc, mpc, dtc)
@@ -66,7 +67,7 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
     options = print_options or {}
     return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
                options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")),
-               bool(options.get("per_card")), options.get("png_dpi"), pod=options.get("pod"))
+               bool(options.get("per_card")), options.get("png_dpi"), options.get("pdfx"), pod=options.get("pod"))
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,10 @@ class Prepared:
 
 
 def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
-    """The kit's layout, CMYK when asked, with ``extra`` built-in layouts laid over it."""
-    return layout_mod.load(kit.layout_name, (("cmyk",) if kit.colour == "cmyk" else ()) + extra)
+    """The kit's layout, CMYK when asked, with ``extra`` built-in layouts laid over it; under
+    --pdfx its colours within the ink limit (docs/design.md §8.11)."""
+    layout = layout_mod.load(kit.layout_name, (("cmyk",) if kit.colour == "cmyk" else ()) + extra)
+    return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
 def prepare(kit: Kit) -> Prepared:
@@ -205,6 +208,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
     data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
+    if kit.pdfx:
+        files = pdfx.convert(files, kit.pdfx, layout.press.max_ink)
     manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size, pieces[0].page)
     if service:
         manifest["pod"] = service
@@ -248,7 +253,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
     return {
         "tool": "kitgen",
         "version": __version__,
-        "libraries": output.library_versions(("networkx", "numpy")),   # they place locations without 'at'
+        # networkx and numpy place locations without 'at'
+        "libraries": output.library_versions(("networkx", "numpy"), pdfx=bool(kit.pdfx)),
         "game": "deduction",
         "setup_algorithm": dealing.ALGORITHM_VERSION,
         "kit": theme.id,
@@ -261,7 +267,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
                   "locations": [{"name": n, "at": list(pos)} for n, pos in zip(theme.city.names, theme.city.positions)],
                   "roads": [[theme.city.names[a], theme.city.names[b]] for a, b in theme.city.roads]},
         "options": {"paper": kit.paper, "board_paper": kit.board_paper or kit.paper, "duplex": kit.duplex,
-                    "colour": kit.colour},
+                    "colour": kit.colour,
+                    **({"pdfx": pdfx.record(kit.pdfx, p.layout.press.max_ink)} if kit.pdfx else {})},
         "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
                  + file_entries([f for f in sheets if f.name == "board.pdf"], board_page),
         "slips": slip_records,
