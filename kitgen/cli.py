@@ -381,8 +381,15 @@ def _echo_pod(record: dict, files) -> None:
     click.echo(f"  {'pod-' + record['service'] + '/':<14} {len(files)} {kind} for {record['name']}:")
     for part, where in record["parts"].items():
         width, height = where["image_px"]
-        click.echo(f"  {'':<14}   {part}: {where['size']} ({width} x {height} px at {record['dpi']} dpi"
-                   f"{', turned' if where['turned'] else ''}), {where['faces']} faces")
+        if record["files"] == "png":
+            size = f"{width} x {height} px at {record['dpi']} dpi"
+        else:
+            size = " x ".join(f"{v + 2 * record['bleed_in']:g}" for v in where["trim_in"]) + " in with bleed"
+        click.echo(f"  {'':<14}   {part}: {where['size']} ({size}{', turned' if where['turned'] else ''}), "
+                   f"{where['faces']} faces")
+    if "pdfx" in record:
+        click.echo(f"  {'':<14}   each PDF {record['pdfx']['version']}, at most {record['pdfx']['max_ink']:g}% ink, "
+                   f"pages {record['order'].replace('-', ' 1, ')} 1, ...")
     if record["not_exported"]:
         click.echo(f"  {'':<14}   no card size of {record['name']} near enough for: "
                    f"{', '.join(record['not_exported'])} (print them at home)")
@@ -438,8 +445,13 @@ def _box_files(kind: str, kit, prepared, thickness_mm: float, sleeved: bool):
     stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
     decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in family.STANDS)
              for name, cards in prepared.card_sets.items() if name in family.BOXES]
-    return box_pages.files(about, decks, stock, prepared.layout, prepared.fonts, prepared.messages,
-                           prepared.page_size)
+    files, record = box_pages.files(about, decks, stock, prepared.layout, prepared.fonts, prepared.messages,
+                                    prepared.page_size)
+    if getattr(kit, "pdfx", None):          # build --box --pdfx: boxes.pdf is PDF/X like the kit's other PDFs
+        from kitgen.render import pdfx
+
+        files = pdfx.convert(files, kit.pdfx, prepared.layout.press.max_ink)
+    return files, record
 
 
 def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options,

@@ -12,6 +12,7 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -435,3 +436,14 @@ def test_a_side_too_narrow_for_the_name_at_its_minimum_size_stays_blank(tmp_path
     for side in ("right_side", "left_side"):
         assert text_on(folder / "boxes.pdf", net["pages"][0], panels[side], height) == ""
     assert NAMES["words"] in text_on(folder / "boxes.pdf", net["pages"][0], panels["front"], height)
+
+
+def test_the_boxes_of_a_pdfx_kit_are_pdfx_too(tmp_path):
+    """build --box --pdfx: boxes.pdf is PDF/X-1a like every other PDF of the kit (docs/design.md §8.11)."""
+    from kitgen.render import pdfx
+
+    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--color", "cmyk", "--pdfx", "--box", "--keys", "2",
+                             "--out", "o"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    data = (tmp_path / "o" / "classic-en" / "boxes.pdf").read_bytes()
+    assert pdfx.problems(data, 300) == []

@@ -2,6 +2,8 @@
 card is turned and scaled into the service's image, the safe zone, and the files of real kits."""
 
 import io
+import re
+import shutil
 import subprocess
 import sys
 
@@ -212,3 +214,82 @@ def test_an_unknown_service_is_refused(tmp_path):
         "kitgen: error: --pod must be one of tgc, mpc, dtc, not 'printshop' (see 'kitgen build --help')"]
     assert not (tmp_path / "o").exists()
 
+
+
+# --- DriveThruCards: one PDF/X-1a a deck, within 240 % ink, back first ----------------
+
+@pytest.fixture(scope="module")
+def dtc_kit(tmp_path_factory):
+    from kitgen.games.codenames import build, kitfile
+
+    folder = tmp_path_factory.mktemp("dtc")
+    (folder / "w.txt").write_text("\n".join(WORDS))
+    kit = kitfile.load(deck=str(folder / "w.txt"), keys=2, print_options={"pod": "dtc"})
+    target, files, manifest = build.build(kit, folder / "out")
+    return target, {f.name: f for f in files}, manifest
+
+
+def test_a_words_kit_for_drivethrucards_is_one_pdfx_file_a_deck(dtc_kit):
+    from kitgen.render import pdfx
+
+    target, files, manifest = dtc_kit
+    record = manifest["pod"]
+    assert record["files"] == "pdf" and record["order"] == "back-front"
+    assert record["pdfx"]["version"] == "PDF/X-1a:2003" and record["pdfx"]["max_ink"] == 240
+    assert {p: (r["size"], r["faces"], r["files"]) for p, r in record["parts"].items()} == {
+        "codenames": ("mini", 30, ["pod-dtc/codenames.pdf"]), "keys": ("square", 4, ["pod-dtc/keys.pdf"])}
+    assert record["not_exported"] == ["tiles"]
+    for name in ("pod-dtc/codenames.pdf", "pod-dtc/keys.pdf"):
+        data = (target / name).read_bytes()
+        assert pdfx.problems(data, 240) == [], name      # every PDF/X-1a check, and no colour over 240 %
+    # the assassin's rich black is on the keys, at the preset's 200 %
+    assert pdfx.problems((target / "pod-dtc/keys.pdf").read_bytes(), 199.9) != []
+
+
+def test_drivethrucards_pages_are_back_then_front_at_the_service_size(dtc_kit):
+    import pikepdf
+    import pypdfium2 as pdfium
+
+    target, _, manifest = dtc_kit
+    path = target / "pod-dtc" / "keys.pdf"
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 4
+        for page in pdf.pages:
+            assert [float(v) for v in page.MediaBox] == [0, 0, 198, 198]          # 2.5 in + 1/8 in each side
+            assert [float(v) for v in page.TrimBox] == [9, 9, 189, 189]
+    document = pdfium.PdfDocument(str(path))
+    try:
+        codes = [zxingcpp.read_barcodes(document[i].render(scale=300 / 72).to_pil()) for i in range(4)]
+    finally:
+        document.close()
+    payloads = [k["payload"] for k in manifest["keys"]]
+    assert [[c.text for c in page] for page in codes] == [[], [payloads[0]], [], [payloads[1]]]
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (gs) is not installed; .ci/run installs it")
+def test_ghostscript_reads_the_drivethrucards_files_without_a_word(dtc_kit):
+    target, _, _ = dtc_kit
+    for path in sorted((target / "pod-dtc").iterdir()):
+        result = subprocess.run(["gs", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-dPDFSTOPONERROR", "-dPDFSTOPONWARNING",
+                                 "-sDEVICE=nullpage", str(path)], capture_output=True, text=True)
+        assert result.returncode == 0 and result.stderr == "", (path, result)
+        assert not re.search(r"error|warning|\*\*\*\*|repair", result.stdout, re.I), (path, result.stdout)
+
+
+def test_the_drivethrucards_preset_lowers_the_rich_blacks_and_the_limit():
+    from kitgen.render import press
+
+    layout = preset("dtc")
+    assert layout.colour_mode == "cmyk" and layout.press.max_ink == 240
+    assert max(press.ink(c.cmyk) for c in layout.colours.values()) <= 240
+    assert max(press.ink(c.cmyk) for c in layouts.load("default").colours.values()) == 260
+
+
+def test_a_deduction_kit_for_drivethrucards(tmp_path):
+    from kitgen.games.deduction import build
+    from kitgen.render import pdfx
+
+    files, manifest = build.build_files(build.load(print_options={"pod": "dtc"}))
+    assert {p: r["size"] for p, r in manifest["pod"]["parts"].items()} == {"cases": "poker", "evidence": "poker"}
+    data = next(f for f in files if f.name == "pod-dtc/cases.pdf").data
+    assert pdfx.problems(data, 240) == []

@@ -172,11 +172,34 @@ def images(pdf: bytes, cards: CardSet, t: Target, pod, folder: str) -> list[tupl
     return out
 
 
+def for_service(layout, profile=None):
+    """The layout a service's cards are drawn with: when the service takes PDF/X (``pod.pdfx``),
+    its colours checked against its ``press.max_ink`` and its pictures going through ``profile``
+    (the --pdfx one, else the default output profile; press.for_press, §8.11)."""
+    if not layout.pod.pdfx:
+        return layout
+    from . import press
+
+    return press.for_press(layout, profile or press.load_profile(None))
+
+
+def _as_pdfx(data: bytes, layout, name: str) -> bytes:
+    """A service's PDF as PDF/X-1a, checked within the service's ink limit; one line otherwise."""
+    from . import pdfx
+
+    data = pdfx.to_pdfx(data, layout.pdfx.profile)
+    found = pdfx.problems(data, layout.press.max_ink)
+    if found:
+        raise KitgenError(f"{name} would not be {pdfx.VERSION}: {'; '.join(found[:pdfx.MAX_SHOWN])}")
+    return data
+
+
 def files(service: str, card_sets: dict[str, CardSet], sections: dict[str, str], layout, fonts: dict[str, str],
           kit_name: str, progress) -> tuple[list, dict]:
     """The upload for ``service`` (``layout`` has its preset laid over it): for each part, its
     faces as ``pod-<service>/<part>/NNN-front.png``, ... or ``pod-<service>/<part>.pdf``; and
-    the manifest's record of what went where. ``sections`` names each part's layout section."""
+    the manifest's record of what went where. ``sections`` names each part's layout section;
+    ``layout`` is ``for_service``'s."""
     from kitgen.output import BuiltFile
 
     from . import paint
@@ -198,7 +221,8 @@ def files(service: str, card_sets: dict[str, CardSet], sections: dict[str, str],
         if pod.files == "png":
             written = [BuiltFile(path, png, 0) for path, png in images(data, cards, t, pod, f"{folder}/{part}")]
         else:
-            written = [BuiltFile(f"{folder}/{part}.pdf", data, faces)]
+            name = f"{folder}/{part}.pdf"
+            written = [BuiltFile(name, _as_pdfx(data, layout, name) if pod.pdfx else data, faces)]
         out += written
         parts[part] = {"size": t.size, "trim_in": [round(v / 72, 4) for v in t.trim],
                        "image_px": list(t.pixels(pod.dpi)), "turned": t.turned, "scale": round(t.scale, 4),
@@ -207,4 +231,10 @@ def files(service: str, card_sets: dict[str, CardSet], sections: dict[str, str],
     record = {"service": service, "name": pod.name, "files": pod.files, "dpi": pod.dpi,
               "bleed_in": round(pod.bleed / 72, 4), "safe_in": round(pod.safe / 72, 4), "parts": parts,
               "not_exported": skipped}
+    if pod.files == "pdf":
+        record["order"] = pod.order
+    if pod.pdfx:
+        from . import pdfx
+
+        record["pdfx"] = pdfx.record(layout.pdfx.profile, layout.press.max_ink)
     return out, record

@@ -1,5 +1,6 @@
 """Building a kit: load -> check -> model -> impose -> draw -> write (atomically)."""
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +112,7 @@ def pod_files(kit: Kit, p: Prepared, progress: Progress) -> tuple[list[BuiltFile
     at the service's card sizes (docs/design.md §8.13)."""
     if not kit.pod:
         return [], None
-    layout = load_layout(kit, (f"pod-{kit.pod}",))
+    layout = pod.for_service(load_layout(dataclasses.replace(kit, pdfx=None), (f"pod-{kit.pod}",)), kit.pdfx)
     sets = draw_sets(kit, layout, p.fonts, p.messages, p.contents, p.qr_texts)
     picture = isinstance(kit.deck, picture_decks.PictureDeck)
     sections = {"codenames": "picture_card" if picture else "codename_card", "keys": "key_card", "tiles": "tile"}
@@ -161,8 +162,6 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page, options)
         files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
     files += per_card_files(kit, p, progress)
-    service_files, service = pod_files(kit, p, progress)
-    files += service_files
     data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id,
                           progress.page, options)
     kit_starts = dict(zip(parts, starts))
@@ -172,6 +171,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     files.append(BuiltFile("verify.html", web.page(screen), 0))
     if kit.pdfx:
         files = pdfx.convert(files, kit.pdfx, layout.press.max_ink)
+    service_files, service = pod_files(kit, p, progress)       # PDF/X where the service asks, on its own terms
+    files += service_files
     manifest = _manifest(kit, layout, size, files, parts["keys"], p.qr_texts, kit_starts["keys"])
     if service:
         manifest["pod"] = service

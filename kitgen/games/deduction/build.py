@@ -198,18 +198,18 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         files.append(BuiltFile(name, data, data.count(b"/Type /Page\n")))
     shop = {name: p.card_sets[name] for name in ("cases", "evidence", "tiles")}
     files += percard.files(shop, layout, font_names, theme.name, kit.per_card, kit.png_dpi, progress)
-    service = None
-    if kit.pod:             # docs/design.md §8.13
-        pod_layout = load_layout(kit, (f"pod-{kit.pod}",))
-        service_files, service = pod.files(kit.pod, shop_sets(theme, pod_layout, font_names, labels),
-                                           {"cases": "case_card", "evidence": "case_card", "tiles": "city_tile"},
-                                           pod_layout, font_names, theme.name, progress)
-        files += service_files
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
     data, _ = render(kit_parts, size, layout, font_names, kit.duplex, theme.name, theme.id, progress.page, options)
     files.append(BuiltFile("kit.pdf", data, data.count(b"/Type /Page\n")))
     if kit.pdfx:
         files = pdfx.convert(files, kit.pdfx, layout.press.max_ink)
+    service = None
+    if kit.pod:             # docs/design.md §8.13
+        pod_layout = pod.for_service(load_layout(dataclasses.replace(kit, pdfx=None), (f"pod-{kit.pod}",)), kit.pdfx)
+        service_files, service = pod.files(kit.pod, shop_sets(theme, pod_layout, font_names, labels),
+                                           {"cases": "case_card", "evidence": "case_card", "tiles": "city_tile"},
+                                           pod_layout, font_names, theme.name, progress)
+        files += service_files
     manifest = _manifest(kit, p, files, parts["slips"], starts["setup.pdf"]["slips"], size, pieces[0].page)
     if service:
         manifest["pod"] = service
