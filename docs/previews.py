@@ -20,6 +20,7 @@ SHEET_DPI = 40            # a whole A4 sheet: 331 x 468 pixels
 CARD_PIXELS = 560         # a single face, its longer side
 BOX_DPI = 60              # a page of boxes.pdf: 496 x 702 pixels, the lines still sharp
 BOX_PAGES = {"preview-box.png": 3, "preview-stand.png": 5}     # the key cards' box, the stand
+STRIP_HEIGHT = 300        # a row of faces or of ink separations, side by side
 
 
 def kitgen(*args: str, out: Path) -> Path:
@@ -47,7 +48,33 @@ def top_of(pdf: Path, needle: str, size: tuple[int, int], dpi: float = 60):
     return page(pdf, index, dpi).crop((0, 0, *size))
 
 
+def strip(images, gap: int = 12):
+    """Images side by side on grey, each scaled to STRIP_HEIGHT pixels high."""
+    from PIL import Image
+
+    scaled = [i.convert("RGB").resize((round(i.width * STRIP_HEIGHT / i.height), STRIP_HEIGHT)) for i in images]
+    out = Image.new("RGB", (sum(i.width for i in scaled) + gap * (len(scaled) + 1), STRIP_HEIGHT + 2 * gap),
+                    (200, 200, 200))
+    x = gap
+    for image in scaled:
+        out.paste(image, (x, gap))
+        x += image.width + gap
+    return out
+
+
+def separations(pdf: Path, tmp: Path):
+    """The first page of ``pdf`` as Ghostscript separates it into its four inks (tiffsep): cyan,
+    magenta, yellow, black, each plate dark where that ink prints."""
+    from PIL import Image
+
+    subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r150", "-dFirstPage=1",
+                    "-dLastPage=1", f"-sOutputFile={tmp / 'sep.tif'}", str(pdf)], check=True)
+    return [Image.open(tmp / f"sep({ink}).tif") for ink in ("Cyan", "Magenta", "Yellow", "Black")]
+
+
 def main():
+    from PIL import Image
+
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         shots = {}
@@ -66,6 +93,12 @@ def main():
         shots["preview-picture-key.png"] = face(pictures / "keys-cards.pdf", 0)
         fold = kitgen("build", "--duplex", "fold", out=tmp / "fold")
         shots["preview-fold-keys.png"] = page(fold / "keys.pdf", 0, SHEET_DPI)
+        pod = kitgen("build", "--pod", "tgc", "--keys", "2", out=tmp / "pod") / "pod-tgc"
+        shots["preview-pod-tgc.png"] = strip([Image.open(pod / name) for name in (
+            "codenames/001-front.png", "codenames/001-back.png", "keys/001-front.png", "keys/001-back.png",
+            "tiles/001-front.png", "tiles/001-back.png")])
+        press = kitgen("build", "--color", "cmyk", "--pdfx", "--per-card", "--keys", "2", out=tmp / "pdfx")
+        shots["preview-pdfx-inks.png"] = strip(separations(press / "keys-cards.pdf", tmp))
         saver = kitgen("build", "--ink", "saver", "--per-card", out=tmp / "saver")
         shots["preview-ink-saver-key.png"] = face(saver / "keys-cards.pdf", 0)
         games = kitgen("game", "--count", "3", "--seed", "preview", out=tmp / "games")
