@@ -311,7 +311,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     profile = _pdfx_profile(pdfx, icc, colour)
     if not box and (card_thickness is not None or sleeved):
         raise KitgenError(f"{'--sleeved' if sleeved else '--card-thickness'} sizes the boxes: add --box")
-    boxing = (DEFAULT_CARD_THICKNESS if card_thickness is None else card_thickness, sleeved) if box else None
+    boxing = (card_thickness, sleeved) if box else None
     kind = _game_of(kit_file, game)
     _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
                                "--ink saver": None if ink == "normal" else ink},
@@ -395,7 +395,6 @@ def _echo_pod(record: dict, files) -> None:
                    f"{', '.join(record['not_exported'])} (print them at home)")
 
 
-DEFAULT_CARD_THICKNESS = 0.3          # mm: a card of 300 g/m² stock
 BOX_FILES = {"boxes.pdf": "a tuck box for each deck (and key-card stands), to cut, fold and glue",
              "boxes.json": "each box's panels, lines and inner size, in mm"}
 
@@ -427,11 +426,12 @@ def _check_game_options(kind: str, codenames_only: dict, deduction_only: dict):
         raise KitgenError(f"{given[0]} is an option of the deduction game: add --game deduction")
 
 
-def _box_files(kind: str, kit, prepared, thickness_mm: float, sleeved: bool):
+def _box_files(kind: str, kit, prepared, thickness_mm: float | None, sleeved: bool):
     """``boxes.pdf`` and ``boxes.json`` for a kit of either game, prepared as its build prepares it
     (docs/design.md §8.12): the family names the card sets that get a box or a stand."""
     from kitgen import boxes
     from kitgen.render import boxes as box_pages
+    from kitgen.units import mm
 
     if kind == "deduction":
         from kitgen.games.deduction import build as family
@@ -442,6 +442,8 @@ def _box_files(kind: str, kit, prepared, thickness_mm: float, sleeved: bool):
         from kitgen.games.codenames import build as family
 
         about = box_pages.KitInfo(kit.id, kit.name, kit.language, kit.paper, kit.colour, kind)
+    if thickness_mm is None:
+        thickness_mm = prepared.layout.box.card_thickness / mm(1)
     stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
     decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in family.STANDS)
              for name, cards in prepared.card_sets.items() if name in family.BOXES]
@@ -703,8 +705,9 @@ def calibrate(paper, duplex, lang, layout, out_dir):
 @click.option("--paper", metavar="a4|letter", help="Paper size (default: the kit's, a4).")
 @click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
               help="cmyk: every colour from its CMYK values, as build --color cmyk.")
-@click.option("--card-thickness", type=float, default=DEFAULT_CARD_THICKNESS, show_default=True, metavar="MM",
-              help="One card's thickness in millimetres; the box is as deep as the deck.")
+@click.option("--card-thickness", type=float, metavar="MM",
+              help="One card's thickness in millimetres; the box is as deep as the deck (default: the layout's "
+                   "box.card_thickness, 0.3).")
 @click.option("--sleeved", is_flag=True, help="Cards in sleeves: each card thicker, and wider and taller by the "
                                               "sleeve's margin (layout box.sleeve).")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
