@@ -13,7 +13,7 @@ from kitgen.render import paint
 def _conversion(layout):
     """How this layout's pictures are made CMYK: not at all (False), by the plain formula (True), or
     under --pdfx through the press profile within the ink limit (the press.Conversion the layout
-    carries, render/pdfx.press_layout)."""
+    carries, render/press.for_press)."""
     return layout.get("pdfx") or paint.is_cmyk(layout)
 
 
