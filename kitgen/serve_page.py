@@ -19,9 +19,9 @@ PAGE = """<!doctype html>
 <form id="kit-form" novalidate>
 <fieldset>
 <legend>What to make</legend>
-<label><input type="radio" name="kind" value="words" checked> A words kit (codename cards with words)</label>
-<label><input type="radio" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
-<label><input type="radio" name="kind" value="deduction"> The deduction game</label>
+<label><input type="radio" id="kind-words" name="kind" value="words" checked> A words kit (codename cards with words)</label>
+<label><input type="radio" id="kind-pictures" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
+<label><input type="radio" id="kind-deduction" name="kind" value="deduction"> The deduction game</label>
 </fieldset>
 
 <fieldset data-kind="words">
@@ -230,6 +230,9 @@ document.addEventListener('DOMContentLoaded', () => {
   for (const radio of document.querySelectorAll('input[name=kind]')) radio.addEventListener('change', showKind);
   $('check').addEventListener('click', check);
   $('kit-form').addEventListener('submit', build);
+  $('kit-form').addEventListener('change', () => {     // what the check said was of the deck before
+    $('checks').textContent = ''; $('words-checked').hidden = true;
+  });
   showKind();
 });
 """

@@ -129,7 +129,7 @@ def test_localhost_at_the_same_port_is_the_same_server(client):
 def test_the_page_has_a_label_for_every_field_and_fetches_nothing_from_elsewhere(client):
     page = client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}").data.decode()
     ids = re.findall(r"<(?:input|select|textarea)[^>]*\bid=\"([^\"]+)\"", page)
-    labelled = set(re.findall(r"<label for=\"([^\"]+)\"", page)) | set(re.findall(r"<label[^>]*><input id=\"([^\"]+)\"",
+    labelled = set(re.findall(r"<label for=\"([^\"]+)\"", page)) | set(re.findall(r"<label[^>]*><input[^>]*\bid=\"([^\"]+)\"",
                                                                                      page))
     radios = re.findall(r"<label><input type=\"radio\"", page)
     assert ids and set(ids) <= labelled, set(ids) - labelled
