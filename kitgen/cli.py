@@ -4,6 +4,7 @@ Imports of the heavy parts (reportlab, qrcode) happen inside the commands, so
 ``kitgen --help`` answers at once.
 """
 
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -912,16 +913,20 @@ def parse_offset(text: str | None) -> tuple[float, float]:
 
 
 class TerminalProgress:
-    """Notes on stderr, and a progress bar there when it is a terminal."""
+    """Notes on stderr, and a progress bar there when it is a terminal; with KITGEN_PROGRESS=lines
+    (as ``kitgen serve`` runs a build, docs/design.md §11) a line ``kitgen: progress N/TOTAL`` a page."""
 
     def __init__(self):
         self.bar = None
+        self.lines = os.environ.get("KITGEN_PROGRESS") == "lines"
+        self.drawn, self.pages = 0, 0
 
     def note(self, line: str) -> None:
         if sys.stderr.isatty():       # a script reading stderr gets one line: the error, if any
             click.echo(f"kitgen: {line}", err=True)
 
     def start(self, pages: int) -> None:
+        self.pages = pages
         if sys.stderr.isatty() and pages:
             self.bar = click.progressbar(length=pages, label="drawing pages", file=sys.stderr)
             self.bar.__enter__()
@@ -929,6 +934,9 @@ class TerminalProgress:
     def page(self) -> None:
         if self.bar is not None:
             self.bar.update(1)
+        if self.lines:
+            self.drawn += 1
+            click.echo(f"kitgen: progress {self.drawn}/{self.pages}", err=True)
 
     def warn(self, line: str) -> None:
         click.echo(f"kitgen: warning: {line}", err=True)

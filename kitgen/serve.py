@@ -203,17 +203,42 @@ def build_flags() -> set[str]:
     return {opt.lstrip("-") for p in build.params if getattr(p, "is_flag", False) for opt in p.opts}
 
 
-def run_kitgen(args: list[str], folder: Path) -> subprocess.CompletedProcess:
-    """``python -m kitgen ARGS`` in ``folder``, with this kitgen on its path (never another)."""
+def run_kitgen(args: list[str], folder: Path, progress=None) -> subprocess.CompletedProcess:
+    """``python -m kitgen ARGS`` in ``folder``, with this kitgen on its path (never another); with
+    ``progress``, each ``kitgen: progress N/TOTAL`` line the build writes is passed on as (N, TOTAL)."""
     root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]),
+           "KITGEN_PROGRESS": "lines" if progress else "", "PYTHONUNBUFFERED": "1"}
     try:
-        return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=folder, env=env, capture_output=True,
-                              text=True, timeout=BUILD_SECONDS)
+        process = subprocess.Popen([sys.executable, "-m", "kitgen", *args], cwd=folder, env=env, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     except ValueError:
         raise BadRequest("a value holds a NUL character; type it again") from None
-    except subprocess.TimeoutExpired:
-        raise BadRequest(f"the build took more than {BUILD_SECONDS // 60} minutes and was stopped", 500) from None
+    stopped = threading.Event()
+    timer = threading.Timer(BUILD_SECONDS, lambda: (stopped.set(), process.kill()))
+    timer.start()
+    try:
+        output = threading.Thread(target=lambda: setattr(process, "output", process.stdout.read()))
+        output.start()
+        errors = []
+        for line in process.stderr:
+            counted = _PROGRESS.fullmatch(line.rstrip("\n"))
+            if counted and progress:
+                progress(int(counted[1]), int(counted[2]))
+            elif not counted:
+                errors.append(line)
+        output.join()
+        code = process.wait()
+    finally:
+        timer.cancel()
+    if stopped.is_set():
+        raise BadRequest(f"the build took more than {BUILD_SECONDS // 60} minutes and was stopped", 500)
+    if code < 0:
+        raise BadRequest(f"kitgen was stopped by signal {-code} (out of memory?); try a smaller build", 500)
+    return subprocess.CompletedProcess(args, code, process.output, "".join(errors))
+
+
+_PROGRESS = re.compile(r"kitgen: progress (\d+)/(\d+)")
 
 
 def error_line(done: subprocess.CompletedProcess, deck: Deck) -> str:
@@ -256,14 +281,16 @@ class Kit:
 _builds = threading.BoundedSemaphore(MAX_BUILDS)
 
 
-def build(form: dict[str, str], uploads: list, step=lambda text: None) -> tuple[Kit, dict[str, bytes]]:
+def build(form: dict[str, str], uploads: list, step=lambda text: None,
+          progress=None) -> tuple[Kit, dict[str, bytes]]:
     """One build, as ``kitgen build`` with the request's options, in its own temporary folder
-    (removed afterwards): the kit, and a preview PNG of the first page of each part."""
+    (removed afterwards): the kit, and a preview PNG of the first page of each part. ``progress``
+    hears (pages drawn, pages in all) as the build goes."""
     with tempfile.TemporaryDirectory(prefix="kitgen-serve-") as tmp, _builds:
         folder = Path(tmp)
         deck = save_uploads(folder, uploads, form.get("words"), form.get("name"))
         step("building the kit")
-        done = run_kitgen(build_arguments(form, build_flags(), deck), folder)
+        done = run_kitgen(build_arguments(form, build_flags(), deck), folder, progress)
         if done.returncode != 0:
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
         kit = read_kit(folder / "out", warnings(done, deck))
@@ -325,13 +352,15 @@ class Job:
 
     started: float
     step: str = "waiting for its turn"
+    pages: tuple[int, int] = (0, 0)
     kit: Kit | None = None
     previews: dict[str, bytes] = field(default_factory=dict)
     error: str | None = None
 
     def state(self) -> dict:
         answer = {"state": "failed" if self.error else "done" if self.kit else "building", "step": self.step,
-                  "seconds": round(time.monotonic() - self.started)}
+                  "seconds": round(time.monotonic() - self.started), "pages": self.pages[0],
+                  "of": self.pages[1]}
         if self.error:
             answer["error"] = self.error
         if self.kit:
@@ -365,9 +394,11 @@ class Jobs:
         def step(text: str) -> None:
             job.step = text
 
+        def progress(drawn: int, pages: int) -> None:
+            job.pages = (drawn, pages)
+
         try:
-            job.kit, job.previews = None, {}
-            kit, shown = build(form, files, step)
+            kit, shown = build(form, files, step, progress)
             job.previews, job.step, job.kit = shown, "done", kit
         except BadRequest as err:
             job.error = str(err)

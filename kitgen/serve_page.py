@@ -135,14 +135,24 @@ async function answer(response) {
   return body;
 }
 
-function wordNotes(lines) {
+async function givenWords() {
+  // the words to show the check's messages beside: pasted, or the lines (first fields) of a text or CSV file
+  const file = $('deck-file').files[0];
+  if (kind() !== 'words') return [];
+  if ($('words').value.trim()) return $('words').value.split('\n');
+  if (!file || !/\.(txt|csv)$/i.test(file.name)) return [];
+  return (await file.text()).split(/\r?\n/).map((line) => line.split(/[,;\t]/)[0].replace(/^"|"$/g, ''));
+}
+
+async function wordNotes(lines) {
   const table = $('words-checked'), body = table.querySelector('tbody');
   body.textContent = '';
-  const words = $('words').value.split('\n').map((w) => w.trim()).filter(Boolean);
+  const words = (await givenWords()).map((w) => w.trim()).filter(Boolean);
   let rows = 0;
   for (const word of words) {
-    const low = word.toLowerCase();
-    const notes = lines.filter((l) => l.status !== 'OK' && l.text.toLowerCase().includes(low));
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = new RegExp('(^|[^\\p{L}\\p{N}])' + escaped + '($|[^\\p{L}\\p{N}])', 'iu');
+    const notes = lines.filter((l) => l.status !== 'OK' && named.test(l.text));
     if (!notes.length) continue;
     const row = body.insertRow();
     row.insertCell().textContent = word;
@@ -163,7 +173,7 @@ async function check() {
       item.textContent = line.status + ' ' + line.text;
       $('checks').appendChild(item);
     }
-    wordNotes(result.lines);
+    await wordNotes(result.lines);
     say(result.ok ? 'Every check passed: ready to build.' : 'Some checks failed: see below.', !result.ok);
   } catch (err) { say(err.message, true); }
 }
@@ -206,6 +216,7 @@ async function build(event) {
   event.preventDefault();
   $('downloads').textContent = ''; $('previews').textContent = '';
   $('build').disabled = true;
+  $('progress').removeAttribute('value');
   $('progress').hidden = false;
   say('Sending…');
   try {
@@ -218,7 +229,9 @@ async function build(event) {
         say('Done: ' + state.kit + ' is ready.' + (state.warnings.length ? ' ' + state.warnings.join(' ') : ''));
         break;
       }
-      say(state.step + '… ' + state.seconds + ' s');
+      const bar = $('progress');
+      if (state.of) { bar.max = state.of; bar.value = state.pages; } else bar.removeAttribute('value');
+      say(state.step + '… ' + (state.of ? state.pages + ' of ' + state.of + ' pages, ' : '') + state.seconds + ' s');
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
   } catch (err) { say(err.message, true); }

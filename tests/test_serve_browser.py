@@ -65,6 +65,9 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
     browser.find_element(By.ID, "check").click()
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#checks li"))
     assert "duplicate words" in browser.find_element(By.CSS_SELECTOR, "#checks li.fail").text
+    beside = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+              for row in browser.find_elements(By.CSS_SELECTOR, "#words-checked tbody tr")]
+    assert [word for word, _ in beside] == ["Bank", "bank"] and beside[0][1].startswith("FAIL duplicate words")
     assert browser.find_element(By.ID, "status").get_attribute("role") == "alert"
     browser.find_element(By.ID, "build").click()
     wait(lambda: "duplicate" in browser.find_element(By.ID, "status").text)       # the CLI's line, on the page
