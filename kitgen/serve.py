@@ -167,11 +167,12 @@ def _hidden(name: str) -> bool:
     return any((p.startswith(".") and p not in (".", "..")) or p == "__MACOSX" for p in parts)
 
 
-def build_arguments(form: dict[str, str], flags: set[str], deck: Deck) -> list[str]:
-    """The ``kitgen build`` arguments of a request's fields: each field is the option of that name
-    (``per-card`` is ``--per-card``), a flag on for 1/on/true/yes; ``deck`` without an upload names
-    a built-in deck. Unknown names go to the command line, which refuses them in its own words."""
-    args = ["build", "--out=out"]
+def build_arguments(form: dict[str, str], flags: set[str], deck: Deck, command: str = "build") -> list[str]:
+    """The arguments of ``kitgen COMMAND`` (build or game) from a request's fields: each field is the
+    option of that name (``per-card`` is ``--per-card``), a flag on for 1/on/true/yes; ``deck`` without
+    an upload names a built-in deck. Unknown names go to the command line, which refuses them in its
+    own words."""
+    args = [command, "--out=out"]
     for name, value in form.items():
         if name in ("words", "name"):
             continue
@@ -196,11 +197,11 @@ def build_arguments(form: dict[str, str], flags: set[str], deck: Deck) -> list[s
     return args
 
 
-def build_flags() -> set[str]:
-    """The names of ``kitgen build``'s flags (options that take no value), from the command itself."""
-    from .cli import build
+def build_flags(command: str = "build") -> set[str]:
+    """The names of ``kitgen COMMAND``'s flags (options that take no value), from the command itself."""
+    from .cli import cli
 
-    return {opt.lstrip("-") for p in build.params if getattr(p, "is_flag", False) for opt in p.opts}
+    return {opt.lstrip("-") for p in cli.commands[command].params if getattr(p, "is_flag", False) for opt in p.opts}
 
 
 def run_kitgen(args: list[str], folder: Path, progress=None) -> subprocess.CompletedProcess:
@@ -281,16 +282,16 @@ class Kit:
 _builds = threading.BoundedSemaphore(MAX_BUILDS)
 
 
-def build(form: dict[str, str], uploads: list, step=lambda text: None,
-          progress=None) -> tuple[Kit, dict[str, bytes]]:
-    """One build, as ``kitgen build`` with the request's options, in its own temporary folder
-    (removed afterwards): the kit, and a preview PNG of the first page of each part. ``progress``
-    hears (pages drawn, pages in all) as the build goes."""
+def build(form: dict[str, str], uploads: list, step=lambda text: None, progress=None,
+          command: str = "build") -> tuple[Kit, dict[str, bytes]]:
+    """One build, as ``kitgen build`` (or ``kitgen game``: single-game sheets) with the request's
+    options, in its own temporary folder (removed afterwards): the kit, and a preview PNG of the
+    first page of each part. ``progress`` hears (pages drawn, pages in all) as the build goes."""
     with tempfile.TemporaryDirectory(prefix="kitgen-serve-") as tmp, _builds:
         folder = Path(tmp)
         deck = save_uploads(folder, uploads, form.get("words"), form.get("name"))
-        step("building the kit")
-        done = run_kitgen(build_arguments(form, build_flags(), deck), folder, progress)
+        step("building the kit" if command == "build" else "making the games")
+        done = run_kitgen(build_arguments(form, build_flags(command), deck, command), folder, progress)
         if done.returncode != 0:
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
         kit = read_kit(folder / "out", warnings(done, deck))
@@ -375,14 +376,14 @@ class Jobs:
     def __init__(self):
         self.lock, self.jobs = threading.Lock(), {}
 
-    def start(self, form: dict[str, str], uploads: list) -> str:
+    def start(self, form: dict[str, str], uploads: list, command: str = "build") -> str:
         job, key = Job(time.monotonic()), secrets.token_urlsafe(9)
         files = [_Held(u.filename, u.read()) for u in uploads if u.filename]
         with self.lock:
             self.jobs[key] = job
             while len(self.jobs) > KEPT_JOBS:
                 self.jobs.pop(next(iter(self.jobs)))
-        threading.Thread(target=self._run, args=(job, form, files), daemon=True).start()
+        threading.Thread(target=self._run, args=(job, form, files, command), daemon=True).start()
         return key
 
     def get(self, key: str) -> Job | None:
@@ -390,7 +391,7 @@ class Jobs:
             return self.jobs.get(key)
 
     @staticmethod
-    def _run(job: Job, form, files) -> None:
+    def _run(job: Job, form, files, command) -> None:
         def step(text: str) -> None:
             job.step = text
 
@@ -398,7 +399,7 @@ class Jobs:
             job.pages = (drawn, pages)
 
         try:
-            kit, shown = build(form, files, step, progress)
+            kit, shown = build(form, files, step, progress, command)
             job.previews, job.step, job.kit = shown, "done", kit
         except BadRequest as err:
             job.error = str(err)
@@ -468,11 +469,17 @@ def create_app(token: str, address: str, any_host: bool = False):
     def form() -> tuple[dict[str, str], list]:
         return request.form.to_dict(), request.files.getlist("deck")
 
-    @app.post("/build")
-    def build_kit():
-        kit, _ = build(*form())
+    def zipped(kit: Kit) -> Response:
         return Response(kit.zip(), mimetype="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="{kit.id}.zip"'})
+
+    @app.post("/build")
+    def build_kit():
+        return zipped(build(*form())[0])
+
+    @app.post("/game")
+    def build_games():
+        return zipped(build(*form(), command="game")[0])
 
     @app.post("/check")
     def check_deck():
@@ -480,7 +487,11 @@ def create_app(token: str, address: str, any_host: bool = False):
 
     @app.post("/jobs")
     def start_job():
-        return jsonify(job=jobs.start(*form())), 202
+        fields, uploads = form()
+        command = fields.pop("make", "build")
+        if command not in ("build", "game"):
+            raise BadRequest(f"make {command[:20]!r}: build (a kit) or game (single-game sheets)")
+        return jsonify(job=jobs.start(fields, uploads, command)), 202
 
     def job_or_404(key: str) -> Job:
         job = jobs.get(key)
@@ -494,16 +505,15 @@ def create_app(token: str, address: str, any_host: bool = False):
 
     @app.get("/jobs/<key>/kit.zip")
     def job_zip(key):
-        kit = job_or_404(key).kit or abort(404)
-        return Response(kit.zip(), mimetype="application/zip",
-                        headers={"Content-Disposition": f'attachment; filename="{kit.id}.zip"'})
+        return zipped(job_or_404(key).kit or abort(404))
 
     @app.get("/jobs/<key>/files/<path:name>")
     def job_file(key, name):
         kit = job_or_404(key).kit or abort(404)
         if name not in kit.files:
             abort(404)
-        kinds = {".pdf": "application/pdf", ".html": "text/html", ".json": "application/json", ".png": "image/png"}
+        kinds = {".pdf": "application/pdf", ".html": "text/html", ".json": "application/json", ".png": "image/png",
+                 ".md": "text/markdown", ".txt": "text/plain"}
         kind = kinds.get(Path(name).suffix, "application/octet-stream")
         attach = "inline" if request.args.get("view") == "1" else "attachment"
         return Response(kit.files[name], mimetype=kind,

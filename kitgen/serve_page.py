@@ -22,9 +22,11 @@ PAGE = """<!doctype html>
 <label><input type="radio" id="kind-words" name="kind" value="words" checked> A words kit (codename cards with words)</label>
 <label><input type="radio" id="kind-pictures" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
 <label><input type="radio" id="kind-deduction" name="kind" value="deduction"> The deduction game</label>
+<label><input type="radio" id="kind-sheets" name="kind" value="sheets"> Single-game sheets for a lesson (boards and
+their keys)</label>
 </fieldset>
 
-<fieldset data-kind="words">
+<fieldset data-kind="words sheets">
 <legend>Your words</legend>
 <label for="words">Paste words, one a line (at least 25)</label>
 <textarea id="words" rows="8" autocomplete="off" spellcheck="false"></textarea>
@@ -40,7 +42,7 @@ PAGE = """<!doctype html>
 <input id="picture-files" type="file" multiple accept=".png,.jpg,.jpeg,.svg,.zip,.yaml,.yml">
 </fieldset>
 
-<fieldset data-kind="words pictures">
+<fieldset data-kind="words pictures sheets">
 <legend>Or a deck that comes with kitgen</legend>
 <label for="builtin">Built-in or classroom deck</label>
 <select id="builtin"><option value="">(none: use mine above)</option>{decks}</select>
@@ -51,17 +53,27 @@ PAGE = """<!doctype html>
 <label for="lang">Language of the labels</label>
 <select id="lang" name="lang"><option value="">the deck's</option><option value="en">English</option>
 <option value="ru">Russian</option><option value="fa">Persian</option></select>
+<div data-kind="words pictures deduction">
 <label for="paper">Paper</label>
 <select id="paper" name="paper"><option value="">A4</option><option value="letter">US Letter</option></select>
 <label for="duplex">Double-sided printing</label>
 <select id="duplex" name="duplex"><option value="">flip on the long edge</option>
 <option value="short">flip on the short edge</option><option value="none">one side only</option>
 <option value="fold">one side, fold each sheet</option></select>
+</div>
 <label class="inline"><input id="ink" name="ink" type="checkbox" value="saver"> Ink saver (for black and white
 printers)</label>
 <div data-kind="words pictures">
 <label for="keys">Number of key cards</label>
 <input id="keys" name="keys" type="number" min="1" max="100000" inputmode="numeric" placeholder="40">
+</div>
+<div data-kind="sheets" hidden>
+<label for="count">Number of games</label>
+<input id="count" name="count" type="number" min="1" max="1000" inputmode="numeric" placeholder="1">
+<label for="format">Format</label>
+<select id="format" name="format"><option value="">PDF, to print or project</option>
+<option value="html">HTML boards</option><option value="markdown">Markdown boards (forums)</option>
+<option value="bbcode">BBCode boards (forums)</option><option value="text">plain text boards (chat)</option></select>
 </div>
 <div data-kind="deduction" hidden>
 <label for="players">Players</label>
@@ -107,18 +119,21 @@ function formData() {
   const data = new FormData();
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
   const k = kind();
-  if (k === 'deduction') add('game', 'deduction'); else add('edition', k);
+  if (k === 'sheets') add('make', 'game');
+  if (k === 'deduction') add('game', 'deduction'); else add('edition', k === 'pictures' ? k : 'words');
   let given = false;
-  if (k === 'words') {
+  if (k === 'words' || k === 'sheets') {
     if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }
     for (const file of $('deck-file').files) { data.append('deck', file); given = true; }
   } else if (k === 'pictures') {
     for (const file of $('picture-files').files) { data.append('deck', file); given = true; }
   }
   if (k !== 'deduction' && !given) add('deck', $('builtin').value);
-  for (const name of ['lang', 'paper', 'duplex', 'seed']) add(name, $(name).value);
+  // the options on show: each one kitgen's option of the same name
+  for (const name of ['lang', 'paper', 'duplex', 'keys', 'players', 'count', 'format', 'seed']) {
+    if (!$(name).closest('[hidden]')) add(name, $(name).value);
+  }
   if ($('ink').checked) add('ink', 'saver');
-  if (k === 'deduction') add('players', $('players').value); else add('keys', $('keys').value);
   return data;
 }
 
@@ -138,7 +153,7 @@ async function answer(response) {
 async function givenWords() {
   // the words to show the check's messages beside: pasted, or the lines (first fields) of a text or CSV file
   const file = $('deck-file').files[0];
-  if (kind() !== 'words') return [];
+  if (kind() !== 'words' && kind() !== 'sheets') return [];
   if ($('words').value.trim()) return $('words').value.split('\n');
   if (!file || !/\.(txt|csv)$/i.test(file.name)) return [];
   return (await file.text()).split(/\r?\n/).map((line) => line.split(/[,;\t]/)[0].replace(/^"|"$/g, ''));
@@ -188,7 +203,7 @@ function showKit(key, state) {
   const list = document.createElement('ul');
   const base = '/jobs/' + encodeURIComponent(key);
   for (const file of state.files) {
-    if (file.name.includes('/') || !/\.(pdf|html)$/.test(file.name)) continue;
+    if (file.name.includes('/') || !/\.(pdf|html|md|txt|bbcode)$/.test(file.name)) continue;
     const item = document.createElement('li');
     item.appendChild(link(base + '/files/' + encodeURIComponent(file.name), 'Download ' + file.name));
     item.append(' (' + Math.max(1, Math.round(file.bytes / 1024)) + ' KiB)');

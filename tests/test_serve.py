@@ -133,7 +133,7 @@ def test_the_page_has_a_label_for_every_field_and_fetches_nothing_from_elsewhere
                                                                                      page))
     radios = re.findall(r"<label><input type=\"radio\"", page)
     assert ids and set(ids) <= labelled, set(ids) - labelled
-    assert len(radios) == 3
+    assert len(radios) == 4
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
     script = client.get("/app.js", base_url=f"http://{ADDRESS}").data.decode()
     assert "http" not in script
@@ -292,11 +292,7 @@ def test_the_page_builds_as_a_job_with_previews_and_downloads(client):
     started = post(client, "/jobs", {"deck": deck(), "keys": "2"})
     assert started.status_code == 202
     key = started.get_json()["job"]
-    for _ in range(600):
-        state = client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
-        if state["state"] != "building":
-            break
-        time.sleep(0.1)
+    state = finished(client, key)
     assert state["state"] == "done", state
     assert state["pages"] == state["of"] > 0                             # the build's pages, counted as drawn
     assert state["previews"] == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
@@ -311,12 +307,7 @@ def test_the_page_builds_as_a_job_with_previews_and_downloads(client):
 
 
 def test_a_failed_job_says_the_command_lines_line(client):
-    key = post(client, "/jobs", {"deck": deck("few.txt", b"a\nb\n")}).get_json()["job"]
-    for _ in range(600):
-        state = client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
-        if state["state"] != "building":
-            break
-        time.sleep(0.1)
+    state = finished(client, post(client, "/jobs", {"deck": deck("few.txt", b"a\nb\n")}).get_json()["job"])
     assert state == {**state, "state": "failed", "error": "few.txt: has 2 distinct words; a kit needs at least 25"}
 
 
@@ -346,3 +337,44 @@ def test_another_host_is_warned_of():
         process.terminate()
         process.wait()
     assert "kitgen: warning: listening on 0.0.0.0, not 127.0.0.1" in process.stderr.read()
+
+
+def test_single_game_sheets_through_the_api_are_kitgen_games_files_byte_for_byte(client, tmp_path):
+    answer = post(client, "/game", {"deck": deck(), "count": "3", "seed": "7B lesson", "format": "markdown"})
+    assert answer.status_code == 200, answer.data
+    got = unzipped(answer.data)
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    done = kitgen(["game", "--deck", "lesson.csv", "--count", "3", "--seed", "7B lesson", "--format", "markdown",
+                   "--out", "out"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = {p.relative_to(tmp_path / "out").as_posix(): p.read_bytes() for p in (tmp_path / "out").rglob("*")
+                if p.is_file()}
+    assert got == expected and len(got) == 2
+
+
+def test_a_bad_game_option_gets_the_command_lines_line(client, tmp_path):
+    answer = post(client, "/game", {"deck": deck(), "format": "doc"})
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == cli_error(["game", "--deck", "lesson.csv", "--format", "doc"], tmp_path)
+
+
+def finished(client, key):
+    for _ in range(600):
+        state = client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
+        if state["state"] != "building":
+            return state
+        time.sleep(0.1)
+    raise AssertionError("the job never finished")
+
+
+def test_the_page_makes_single_game_sheets_as_a_job(client):
+    key = post(client, "/jobs", {"make": "game", "deck": "class-efl", "count": "2"}).get_json()["job"]
+    state = finished(client, key)
+    assert state["state"] == "done" and state["kit"].startswith("games-"), state
+    assert state["previews"] == ["games.pdf"]
+
+
+def test_a_job_makes_a_kit_or_games_and_nothing_else(client):
+    answer = post(client, "/jobs", {"make": "shell", "deck": deck()})
+    assert answer.status_code == 400 and answer.get_json()["error"].startswith("make 'shell'")

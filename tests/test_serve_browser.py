@@ -121,6 +121,23 @@ def test_the_page_works_with_a_keyboard_alone(server, browser):
     assert "class-science" in browser.find_element(By.ID, "status").text
 
 
+def test_single_game_sheets_from_a_classroom_deck(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url)
+    browser.find_element(By.ID, "kind-sheets").click()
+    assert not browser.find_element(By.ID, "paper").is_displayed() and browser.find_element(By.ID, "count").is_displayed()
+    Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
+    browser.find_element(By.ID, "count").send_keys("2")
+    browser.find_element(By.ID, "build").click()
+    wait(lambda: "ready" in browser.find_element(By.ID, "status").text)
+    link = browser.find_element(By.LINK_TEXT, "Download games.pdf")
+    assert [img.get_attribute("alt") for img in browser.find_elements(By.CSS_SELECTOR, "#previews img")] == [
+        "the first sheet of games.pdf"]
+    assert link.get_attribute("href").startswith(server.url.split("?")[0] + "jobs/")
+
+
 def build_over_http(url: str, seed: str) -> dict:
     """POST /build as a script would (urllib, multipart by hand): the kit's files."""
     base, token = url.split("/?token=")
