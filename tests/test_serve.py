@@ -378,3 +378,13 @@ def test_the_page_makes_single_game_sheets_as_a_job(client):
 def test_a_job_makes_a_kit_or_games_and_nothing_else(client):
     answer = post(client, "/jobs", {"make": "shell", "deck": deck()})
     assert answer.status_code == 400 and answer.get_json()["error"].startswith("make 'shell'")
+
+
+def test_checking_pictures_names_each_low_resolution_picture_as_uploaded(client):
+    pictures = [deck(f"Photo {i}.PNG", png(colour=i * 10)) for i in range(20)]
+    answer = post(client, "/check", {"deck": pictures, "edition": "pictures"})
+    assert answer.status_code == 200, answer.data
+    lines = answer.get_json()["lines"]
+    assert lines[0] == {"status": "OK", "text": "the uploaded pictures: 20 distinct pictures, each opened and checked"}
+    warned = [line["text"] for line in lines if line["status"] == "WARN"]
+    assert len(warned) == 20 and all(re.match(r"Photo \d+\.PNG", text) for text in warned), warned
