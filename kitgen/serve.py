@@ -11,6 +11,7 @@ import io
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
@@ -570,12 +571,16 @@ def start(host: str = "127.0.0.1", port: int = 0, token: str | None = None) -> S
     token = token or secrets.token_urlsafe(24)
     wildcard = host in ("0.0.0.0", "::", "")
     app = create_app(token, "", any_host=wildcard)
-    try:
-        server = make_server(host, port, app, threaded=True)
+    try:       # bound here, so that a port in use is kitgen's one line (Werkzeug would print and exit)
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as listening:
+            listening.bind((host, port))
+            listening.listen(128)
+            server = make_server(host, listening.getsockname()[1], app, threaded=True, fd=listening.fileno())
     except OSError as err:
-        raise KitgenError(f"cannot listen on {host}:{port}: {err.strerror}; choose another --port") from None
+        raise KitgenError(f"cannot listen on {host}:{port}: {err.strerror or err}; choose another --host or --port") \
+            from None
     shown = f"[{host}]" if ":" in host else host
-    app.config["KITGEN_ADDRESS"] = f"{shown}:{server.server_port}"
+    app.config["KITGEN_ADDRESS"] = f"{shown}:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    return Server(f"http://{shown}:{server.server_port}/?token={token}", thread, server)
+    return Server(f"http://{shown}:{server.server_address[1]}/?token={token}", thread, server)

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -311,10 +312,11 @@ def test_a_failed_job_says_the_command_lines_line(client):
     assert state == {**state, "state": "failed", "error": "few.txt: has 2 distinct words; a kit needs at least 25"}
 
 
-def serve_process(*args):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "kitgen", "serve", "--no-browser", *args], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def serve_process(*args, browser=None):
+    """``kitgen serve ARGS`` (with ``--no-browser`` unless ``browser``, a $BROWSER command, is given)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **({"BROWSER": browser} if browser else {})}
+    process = subprocess.Popen([sys.executable, "-m", "kitgen", "serve", *([] if browser else ["--no-browser"]),
+                                *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return process, process.stdout.readline()
 
 
@@ -388,3 +390,34 @@ def test_checking_pictures_names_each_low_resolution_picture_as_uploaded(client)
     assert lines[0] == {"status": "OK", "text": "the uploaded pictures: 20 distinct pictures, each opened and checked"}
     warned = [line["text"] for line in lines if line["status"] == "WARN"]
     assert len(warned) == 20 and all(re.match(r"Photo \d+\.PNG", text) for text in warned), warned
+
+
+def test_kitgen_serve_opens_its_address_in_the_browser_and_stops_on_ctrl_c(tmp_path):
+    opened = tmp_path / "opened"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys, pathlib\npathlib.Path({str(opened)!r}).write_text(sys.argv[1])\n")
+    process, line = serve_process("--port", "0", browser=f"{sys.executable} {script} %s")
+    try:
+        url = line.removeprefix("kitgen serve: open ").strip()
+        for _ in range(300):
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.1)
+        assert opened.read_text() == url
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_port_in_use_is_one_line():
+    running = serve.start("127.0.0.1", 0)
+    try:
+        port = running.url.split(":")[2].split("/")[0]
+        process, _ = serve_process("--port", port)
+        assert process.wait(timeout=60) == 2
+        assert process.stderr.read() == (f"kitgen: error: cannot listen on 127.0.0.1:{port}: Address already in "
+                                         "use; choose another --host or --port\n")
+    finally:
+        running.stop()
