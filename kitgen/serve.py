@@ -283,11 +283,12 @@ class Kit:
 _builds = threading.BoundedSemaphore(MAX_BUILDS)
 
 
-def build(form: dict[str, str], uploads: list, step=lambda text: None, progress=None,
-          command: str = "build") -> tuple[Kit, dict[str, bytes]]:
+def build(form: dict[str, str], uploads: list, step=lambda text: None, progress=None, command: str = "build",
+          shown: dict | None = None) -> Kit:
     """One build, as ``kitgen build`` (or ``kitgen game``: single-game sheets) with the request's
-    options, in its own temporary folder (removed afterwards): the kit, and a preview PNG of the
-    first page of each part. ``progress`` hears (pages drawn, pages in all) as the build goes."""
+    options, in its own temporary folder (removed afterwards). ``progress`` hears (pages drawn, pages
+    in all) as the build goes; ``shown``, when given, gets a preview PNG of the first page of each
+    part as each is drawn."""
     with tempfile.TemporaryDirectory(prefix="kitgen-serve-") as tmp, _builds:
         folder = Path(tmp)
         deck = save_uploads(folder, uploads, form.get("words"), form.get("name"))
@@ -296,8 +297,10 @@ def build(form: dict[str, str], uploads: list, step=lambda text: None, progress=
         if done.returncode != 0:
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
         kit = read_kit(folder / "out", warnings(done, deck))
-        step("drawing previews")
-        return kit, previews(folder, kit)
+        if shown is not None:
+            step("drawing previews")
+            previews(folder, kit, shown)
+        return kit
 
 
 def read_kit(out: Path, notes: list[str]) -> Kit:
@@ -306,17 +309,15 @@ def read_kit(out: Path, notes: list[str]) -> Kit:
     return Kit(target.name, files, notes)
 
 
-def previews(folder: Path, kit: Kit) -> dict[str, bytes]:
-    """The first page of each part as PNG, by ``kitgen preview``."""
+def previews(folder: Path, kit: Kit, shown: dict[str, bytes]) -> None:
+    """The first page of each part as PNG, by ``kitgen preview``, into ``shown`` one by one."""
     out = folder / "previews"
-    shown = {}
     for part in kit.parts():
         done = run_kitgen(["preview", f"out/{kit.id}/{part}", "--pages=1", f"--dpi={PREVIEW_DPI}",
                            "--out=previews"], folder)
         png = out / f"{part[:-4]}-p1.png"
         if done.returncode == 0 and png.is_file():
             shown[part] = png.read_bytes()
-    return shown
 
 
 def check(form: dict[str, str], uploads: list) -> dict:
@@ -362,11 +363,11 @@ class Job:
     def state(self) -> dict:
         answer = {"state": "failed" if self.error else "done" if self.kit else "building", "step": self.step,
                   "seconds": round(time.monotonic() - self.started), "pages": self.pages[0],
-                  "of": self.pages[1]}
+                  "of": self.pages[1], "previews": list(self.previews)}
         if self.error:
             answer["error"] = self.error
         if self.kit:
-            answer.update(kit=self.kit.id, warnings=self.kit.warnings, previews=sorted(self.previews),
+            answer.update(kit=self.kit.id, warnings=self.kit.warnings,
                           files=[{"name": n, "bytes": len(d)} for n, d in sorted(self.kit.files.items())])
         return answer
 
@@ -400,8 +401,8 @@ class Jobs:
             job.pages = (drawn, pages)
 
         try:
-            kit, shown = build(form, files, step, progress, command)
-            job.previews, job.step, job.kit = shown, "done", kit
+            kit = build(form, files, step, progress, command, job.previews)
+            job.step, job.kit = "done", kit
         except BadRequest as err:
             job.error = str(err)
         except Exception as err:            # the server keeps running; the page says what happened
@@ -476,11 +477,11 @@ def create_app(token: str, address: str, any_host: bool = False):
 
     @app.post("/build")
     def build_kit():
-        return zipped(build(*form())[0])
+        return zipped(build(*form()))
 
     @app.post("/game")
     def build_games():
-        return zipped(build(*form(), command="game")[0])
+        return zipped(build(*form(), command="game"))
 
     @app.post("/check")
     def check_deck():
@@ -522,10 +523,8 @@ def create_app(token: str, address: str, any_host: bool = False):
 
     @app.get("/jobs/<key>/previews/<name>")
     def job_preview(key, name):
-        shown = job_or_404(key).previews
-        if name not in shown:
-            abort(404)
-        return Response(shown[name], mimetype="image/png")
+        shown = job_or_404(key).previews.get(name) or abort(404)
+        return Response(shown, mimetype="image/png")
 
     @app.get("/")
     def page():

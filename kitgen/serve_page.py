@@ -214,8 +214,13 @@ function showKit(key, state) {
   list.appendChild(all);
   $('downloads').textContent = '';
   $('downloads').appendChild(list);
-  $('previews').textContent = '';
-  for (const part of state.previews) {
+  showPreviews(key, state.previews);
+}
+
+function showPreviews(key, parts) {
+  // each part's first sheet, as soon as it is drawn
+  const base = '/jobs/' + encodeURIComponent(key);
+  for (const part of parts.slice($('previews').children.length)) {
     const figure = document.createElement('figure');
     const image = document.createElement('img');
     image.src = base + '/previews/' + encodeURIComponent(part);
@@ -246,6 +251,7 @@ async function build(event) {
       }
       const bar = $('progress');
       if (state.of) { bar.max = state.of; bar.value = state.pages; } else bar.removeAttribute('value');
+      showPreviews(started.job, state.previews);
       say(state.step + '… ' + (state.of ? state.pages + ' of ' + state.of + ' pages, ' : '') + state.seconds + ' s');
       await new Promise((resolve) => setTimeout(resolve, 400));
     }

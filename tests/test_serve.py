@@ -421,3 +421,16 @@ def test_a_port_in_use_is_one_line():
                                          "use; choose another --host or --port\n")
     finally:
         running.stop()
+
+
+def test_the_page_hears_of_each_preview_as_it_is_drawn_and_the_api_draws_none():
+    steps, shown = [], {}
+    job = serve.Job(time.monotonic(), previews=shown)
+    step = lambda text: steps.append((text, job.state()["state"], list(shown)))   # noqa: E731
+    kit = serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], step, shown=shown)
+    assert steps == [("building the kit", "building", []), ("drawing previews", "building", [])]
+    assert list(shown) == kit.parts() == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
+    assert job.state()["previews"] == kit.parts() and job.state()["state"] == "building"     # before the kit is set
+    quiet = []
+    serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], quiet.append)
+    assert quiet == ["building the kit"]
