@@ -64,7 +64,7 @@ class Deck:
         return text
 
 
-def safe_name(original: str, taken: set[str], stem_of=None) -> str:
+def safe_name(original: str, taken: set[str]) -> str:
     """A name to save an upload under: the stem as ``names.slug`` makes a kit id of it (so the kit id
     is the one the command line derives from the same file name), a checked extension, and a
     number when two uploads would share it. Nothing of ``original`` but letters, digits and '-'."""
@@ -84,7 +84,7 @@ def safe_name(original: str, taken: set[str], stem_of=None) -> str:
 
 def save_uploads(folder: Path, uploads: list, words: str | None, words_name: str | None) -> Deck:
     """Save a request's deck: pasted words (a .txt file), one words deck, several pictures, or a zip
-    of pictures. Returns the ``--deck`` argument to give, or None when nothing was uploaded."""
+    of pictures. The ``Deck``'s ``argument`` is None when nothing was uploaded."""
     deck = Deck(folder)
     uploads = [u for u in uploads if u.filename]
     if len(uploads) > MAX_FILES:
