@@ -4,6 +4,7 @@ Imports of the heavy parts (reportlab, qrcode) happen inside the commands, so
 ``kitgen --help`` answers at once.
 """
 
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -745,6 +746,33 @@ def box(kit_file, deck, edition, lang, game, keys, players, paper, colour, card_
     click.echo(f"  {'boxes.json':<14} {BOX_FILES['boxes.json']}")
 
 
+@cli.command(short_help="A local web page to check, build and download kits.")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="HOST",
+              help="The address to listen on; any other than 127.0.0.1 lets other machines in (a warning says so).")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), metavar="N", help="The port (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in the default browser.")
+def serve(host, port, no_browser):
+    """A local web page to build kits from: paste words or upload a deck or pictures, check,
+    build, preview and download. It runs until Ctrl+C; every request needs the address's token
+    (docs/design.md §11)."""
+    from kitgen import serve as server
+
+    if host != "127.0.0.1":
+        click.echo(f"kitgen: warning: listening on {host}, not 127.0.0.1: other machines can reach the page; "
+                   "only the token in its address keeps them out", err=True)
+    running = server.start(host, port)
+    click.echo(f"kitgen serve: open {running.url}")
+    click.echo("Press Ctrl+C to stop.")
+    if not no_browser:
+        import webbrowser
+
+        webbrowser.open(running.url)
+    try:
+        running.thread.join()
+    except KeyboardInterrupt:
+        running.stop()
+
+
 @cli.command(short_help="Write verify.html alone: the offline page that checks keys.")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The page goes to DIR/verify.html.")
@@ -885,16 +913,20 @@ def parse_offset(text: str | None) -> tuple[float, float]:
 
 
 class TerminalProgress:
-    """Notes on stderr, and a progress bar there when it is a terminal."""
+    """Notes on stderr, and a progress bar there when it is a terminal; with KITGEN_PROGRESS=lines
+    (as ``kitgen serve`` runs a build, docs/design.md §11) a line ``kitgen: progress N/TOTAL`` a page."""
 
     def __init__(self):
         self.bar = None
+        self.lines = os.environ.get("KITGEN_PROGRESS") == "lines"
+        self.drawn, self.pages = 0, 0
 
     def note(self, line: str) -> None:
         if sys.stderr.isatty():       # a script reading stderr gets one line: the error, if any
             click.echo(f"kitgen: {line}", err=True)
 
     def start(self, pages: int) -> None:
+        self.pages = pages
         if sys.stderr.isatty() and pages:
             self.bar = click.progressbar(length=pages, label="drawing pages", file=sys.stderr)
             self.bar.__enter__()
@@ -902,6 +934,9 @@ class TerminalProgress:
     def page(self) -> None:
         if self.bar is not None:
             self.bar.update(1)
+        if self.lines:
+            self.drawn += 1
+            click.echo(f"kitgen: progress {self.drawn}/{self.pages}", err=True)
 
     def warn(self, line: str) -> None:
         click.echo(f"kitgen: warning: {line}", err=True)

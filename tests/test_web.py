@@ -4,17 +4,16 @@ The page is opened from a kit folder (file://), as a teacher would from a phone'
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from kitgen.games.codenames import editions, key_deck, key_payload
 
+from browser import CHROMIUM, DRIVER, MISSING, chromium
 from raster import render_page
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian's chromium and chromium-driver are not installed")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=MISSING)
 
 
 def camera_video(path: Path, image):
@@ -33,9 +32,6 @@ def kit(default_kit):
 
 @pytest.fixture(scope="module")
 def browser(kit, tmp_path_factory):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     folder, manifest = kit
     entry = manifest["keys"][0]
     # the fake camera films key card 1, its QR large in the frame, as a phone held close would
@@ -47,17 +43,8 @@ def browser(kit, tmp_path_factory):
     w, h = card.size
     video = tmp_path_factory.mktemp("camera") / "key.y4m"
     camera_video(video, card.crop((int(w * 0.45), int(h * 0.55), w, h)).resize((600, 450)))
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                 f"--use-file-for-fake-video-capture={video}", "--window-size=390,844",
-                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver = chromium(tmp_path_factory.mktemp("profile"), "--use-fake-ui-for-media-stream",
+                      "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}")
     yield driver
     driver.quit()
 

@@ -1,0 +1,295 @@
+"""The page of ``kitgen serve`` (docs/design.md §11): server-rendered HTML, a little plain JavaScript
+(``SCRIPT``, served as /app.js) and a style sheet; nothing is fetched from anywhere but the server.
+Every field is named as ``kitgen build``'s option, so the page sends what ``POST /build`` takes."""
+
+from html import escape
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>kitgen: make a printable kit</title>
+<link rel="stylesheet" href="/app.css">
+<script src="/app.js" defer></script>
+</head>
+<body>
+<main>
+<h1>Make a printable kit</h1>
+<form id="kit-form" novalidate>
+<fieldset>
+<legend>What to make</legend>
+<label><input type="radio" id="kind-words" name="kind" value="words" checked> A words kit (codename cards with words)</label>
+<label><input type="radio" id="kind-pictures" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
+<label><input type="radio" id="kind-deduction" name="kind" value="deduction"> The deduction game</label>
+<label><input type="radio" id="kind-sheets" name="kind" value="sheets"> Single-game sheets for a lesson (boards and
+their keys)</label>
+</fieldset>
+
+<fieldset data-kind="words sheets">
+<legend>Your words</legend>
+<label for="words">Paste words, one a line (at least 25)</label>
+<textarea id="words" rows="8" autocomplete="off" spellcheck="false"></textarea>
+<label for="kit-name">Name of the kit (for pasted words)</label>
+<input id="kit-name" type="text" value="my-words" autocomplete="off">
+<label for="deck-file">Or upload a deck: a text, CSV or YAML file</label>
+<input id="deck-file" type="file" accept=".txt,.csv,.yaml,.yml">
+</fieldset>
+
+<fieldset data-kind="pictures" hidden>
+<legend>Your pictures</legend>
+<label for="picture-files">Upload pictures (PNG, JPEG, SVG; at least 20), several files or one zip</label>
+<input id="picture-files" type="file" multiple accept=".png,.jpg,.jpeg,.svg,.zip,.yaml,.yml">
+</fieldset>
+
+<fieldset data-kind="words pictures sheets">
+<legend>Or a deck that comes with kitgen</legend>
+<label for="builtin">Built-in or classroom deck</label>
+<select id="builtin"><option value="">(none: use mine above)</option>{decks}</select>
+</fieldset>
+
+<fieldset>
+<legend>Printing</legend>
+<label for="lang">Language of the labels</label>
+<select id="lang" name="lang"><option value="">the deck's</option><option value="en">English</option>
+<option value="ru">Russian</option><option value="fa">Persian</option></select>
+<div data-kind="words pictures deduction">
+<label for="paper">Paper</label>
+<select id="paper" name="paper"><option value="">A4</option><option value="letter">US Letter</option></select>
+<label for="duplex">Double-sided printing</label>
+<select id="duplex" name="duplex"><option value="">flip on the long edge</option>
+<option value="short">flip on the short edge</option><option value="none">one side only</option>
+<option value="fold">one side, fold each sheet</option></select>
+</div>
+<label class="inline"><input id="ink" name="ink" type="checkbox" value="saver"> Ink saver (for black and white
+printers)</label>
+<div data-kind="words pictures">
+<label for="keys">Number of key cards</label>
+<input id="keys" name="keys" type="number" min="1" max="100000" inputmode="numeric" placeholder="40">
+</div>
+<div data-kind="sheets" hidden>
+<label for="count">Number of games</label>
+<input id="count" name="count" type="number" min="1" max="1000" inputmode="numeric" placeholder="1">
+<label for="format">Format</label>
+<select id="format" name="format"><option value="">PDF, to print or project</option>
+<option value="html">HTML boards</option><option value="markdown">Markdown boards (forums)</option>
+<option value="bbcode">BBCode boards (forums)</option><option value="text">plain text boards (chat)</option></select>
+</div>
+<div data-kind="deduction" hidden>
+<label for="players">Players</label>
+<input id="players" name="players" type="number" min="2" max="5" inputmode="numeric" placeholder="4">
+</div>
+<label for="seed">Seed (the same seed gives the same keys; leave empty for the kit's own)</label>
+<input id="seed" name="seed" type="text" autocomplete="off">
+</fieldset>
+
+<div class="buttons">
+<button type="button" id="check">Check the deck</button>
+<button type="submit" id="build">Build the kit</button>
+</div>
+</form>
+
+<section aria-labelledby="result-title">
+<h2 id="result-title">Result</h2>
+<p id="status" role="status" aria-live="polite">Choose what to make, give the content, then check and build.</p>
+<progress id="progress" hidden>building</progress>
+<ul id="checks"></ul>
+<table id="words-checked" hidden><caption>Your words and what the check says of them</caption>
+<thead><tr><th scope="col">word</th><th scope="col">check</th></tr></thead><tbody></tbody></table>
+<div id="downloads"></div>
+<div id="previews"></div>
+</section>
+</main>
+</body>
+</html>
+"""
+
+SCRIPT = r"""'use strict';
+const $ = (id) => document.getElementById(id);
+
+function kind() { return document.querySelector('input[name=kind]:checked').value; }
+
+function showKind() {
+  for (const part of document.querySelectorAll('[data-kind]')) {
+    part.hidden = !part.dataset.kind.split(' ').includes(kind());
+  }
+}
+
+function formData() {
+  const data = new FormData();
+  const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
+  const k = kind();
+  if (k === 'sheets') add('make', 'game');
+  if (k === 'deduction') add('game', 'deduction'); else add('edition', k === 'pictures' ? k : 'words');
+  let given = false;
+  if (k === 'words' || k === 'sheets') {
+    if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }
+    for (const file of $('deck-file').files) { data.append('deck', file); given = true; }
+  } else if (k === 'pictures') {
+    for (const file of $('picture-files').files) { data.append('deck', file); given = true; }
+  }
+  if (k !== 'deduction' && !given) add('deck', $('builtin').value);
+  // the options on show: each one kitgen's option of the same name
+  for (const name of ['lang', 'paper', 'duplex', 'keys', 'players', 'count', 'format', 'seed']) {
+    if (!$(name).closest('[hidden]')) add(name, $(name).value);
+  }
+  if ($('ink').checked) add('ink', 'saver');
+  return data;
+}
+
+function say(text, alert) {
+  const status = $('status');
+  status.textContent = text;
+  status.setAttribute('role', alert ? 'alert' : 'status');
+}
+
+async function answer(response) {
+  let body = {};
+  try { body = await response.json(); } catch (e) { body = {error: 'the server answered ' + response.status}; }
+  if (!response.ok) throw new Error(body.error || ('the server answered ' + response.status));
+  return body;
+}
+
+async function givenWords() {
+  // the words to show the check's messages beside: pasted, or the lines (first fields) of a text or CSV file
+  const file = $('deck-file').files[0];
+  if (kind() !== 'words' && kind() !== 'sheets') return [];
+  if ($('words').value.trim()) return $('words').value.split('\n');
+  if (!file || !/\.(txt|csv)$/i.test(file.name)) return [];
+  return (await file.text()).split(/\r?\n/).map((line) => line.split(/[,;\t]/)[0].replace(/^"|"$/g, ''));
+}
+
+async function wordNotes(lines) {
+  const table = $('words-checked'), body = table.querySelector('tbody');
+  body.textContent = '';
+  const words = (await givenWords()).map((w) => w.trim()).filter(Boolean);
+  let rows = 0;
+  for (const word of words) {
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = new RegExp('(^|[^\\p{L}\\p{N}])' + escaped + '($|[^\\p{L}\\p{N}])', 'iu');
+    const notes = lines.filter((l) => l.status !== 'OK' && named.test(l.text));
+    if (!notes.length) continue;
+    const row = body.insertRow();
+    row.insertCell().textContent = word;
+    row.insertCell().textContent = notes.map((l) => l.status + ' ' + l.text).join('; ');
+    rows += 1;
+  }
+  table.hidden = rows === 0;
+}
+
+async function check() {
+  $('checks').textContent = '';
+  say('Checking…');
+  try {
+    const result = await answer(await fetch('/check', {method: 'POST', body: formData()}));
+    for (const line of result.lines) {
+      const item = document.createElement('li');
+      item.className = line.status.toLowerCase();
+      item.textContent = line.status + ' ' + line.text;
+      $('checks').appendChild(item);
+    }
+    await wordNotes(result.lines);
+    say(result.ok ? 'Every check passed: ready to build.' : 'Some checks failed: see below.', !result.ok);
+  } catch (err) { say(err.message, true); }
+}
+
+function link(href, text) {
+  const a = document.createElement('a');
+  a.href = href; a.textContent = text;
+  return a;
+}
+
+function showKit(key, state) {
+  const list = document.createElement('ul');
+  const base = '/jobs/' + encodeURIComponent(key);
+  for (const file of state.files) {
+    if (file.name.includes('/') || !/\.(pdf|html|md|txt|bbcode)$/.test(file.name)) continue;
+    const item = document.createElement('li');
+    item.appendChild(link(base + '/files/' + encodeURIComponent(file.name), 'Download ' + file.name));
+    item.append(' (' + Math.max(1, Math.round(file.bytes / 1024)) + ' KiB)');
+    list.appendChild(item);
+  }
+  const all = document.createElement('li');
+  all.appendChild(link(base + '/kit.zip', 'Download everything as ' + state.kit + '.zip'));
+  list.appendChild(all);
+  $('downloads').textContent = '';
+  $('downloads').appendChild(list);
+  showPreviews(key, state.previews);
+}
+
+function showPreviews(key, parts) {
+  // each part's first sheet, as soon as it is drawn
+  const base = '/jobs/' + encodeURIComponent(key);
+  for (const part of parts.slice($('previews').children.length)) {
+    const figure = document.createElement('figure');
+    const image = document.createElement('img');
+    image.src = base + '/previews/' + encodeURIComponent(part);
+    image.alt = 'the first sheet of ' + part;
+    const caption = document.createElement('figcaption');
+    caption.textContent = part;
+    figure.append(image, caption);
+    $('previews').appendChild(figure);
+  }
+}
+
+async function build(event) {
+  event.preventDefault();
+  $('downloads').textContent = ''; $('previews').textContent = '';
+  $('build').disabled = true;
+  $('progress').removeAttribute('value');
+  $('progress').hidden = false;
+  say('Sending…');
+  try {
+    const started = await answer(await fetch('/jobs', {method: 'POST', body: formData()}));
+    for (;;) {
+      const state = await answer(await fetch('/jobs/' + encodeURIComponent(started.job)));
+      if (state.state === 'failed') throw new Error(state.error);
+      if (state.state === 'done') {
+        showKit(started.job, state);
+        say('Done: ' + state.kit + ' is ready.' + (state.warnings.length ? ' ' + state.warnings.join(' ') : ''));
+        break;
+      }
+      const bar = $('progress');
+      if (state.of) { bar.max = state.of; bar.value = state.pages; } else bar.removeAttribute('value');
+      showPreviews(started.job, state.previews);
+      say(state.step + '… ' + (state.of ? state.pages + ' of ' + state.of + ' pages, ' : '') + state.seconds + ' s');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+  } catch (err) { say(err.message, true); }
+  $('build').disabled = false;
+  $('progress').hidden = true;
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  for (const radio of document.querySelectorAll('input[name=kind]')) radio.addEventListener('change', showKind);
+  $('check').addEventListener('click', check);
+  $('kit-form').addEventListener('submit', build);
+  $('kit-form').addEventListener('change', () => {     // what the check said was of the deck before
+    $('checks').textContent = ''; $('words-checked').hidden = true;
+  });
+  showKind();
+});
+"""
+
+STYLE = """body { font-family: system-ui, sans-serif; margin: 0; line-height: 1.4; }
+main { max-width: 42rem; margin: 0 auto; padding: 1rem; }
+fieldset { border: 1px solid #999; margin: 0 0 1rem; padding: 0.5rem 0.75rem; }
+label { display: block; margin: 0.5rem 0 0.2rem; }
+label.inline, fieldset > label:has(input[type=radio]) { display: flex; gap: 0.5rem; align-items: baseline; }
+input[type=text], input[type=number], select, textarea, input[type=file] { width: 100%; box-sizing: border-box;
+  font: inherit; padding: 0.3rem; }
+button { font: inherit; padding: 0.5rem 1rem; margin: 0 0.5rem 0.5rem 0; }
+:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
+[hidden] { display: none !important; }
+#status[role=alert] { color: #a51d2d; font-weight: bold; }
+li.fail { color: #a51d2d; } li.warn { color: #8a5a00; }
+#previews { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+#previews figure { margin: 0; } #previews img { max-width: 10rem; border: 1px solid #999; }
+table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0.2rem 0.4rem; text-align: left; }
+"""
+
+
+def html(decks: list[str]) -> str:
+    """The page, with the built-in decks in its list."""
+    options = "".join(f'<option value="{escape(d)}">{escape(d)}</option>' for d in decks)
+    return PAGE.replace("{decks}", options)

@@ -1,0 +1,436 @@
+"""kitgen serve through Flask's test client (docs/design.md §11): the API gives the command line's
+kit byte for byte and its one-line messages; the token and the Host header guard every request;
+uploads are held to limits and never used as paths; two builds at once both succeed."""
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from kitgen import serve
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN, ADDRESS = "a-test-token", "127.0.0.1:5555"
+WORDS = ["Apple", "Bank", "Bat", "Crane", "Duck", "Egg", "Fork", "Goat", "Hat", "Ice", "Jam", "Kite", "Lamp",
+         "Moon", "Nut", "Owl", "Pen", "Queen", "Rose", "Sun", "Tree", "Umbrella", "Van", "Wolf", "Yak", "Zebra"]
+CSV = ("\n".join(WORDS) + "\n").encode()
+
+
+@pytest.fixture
+def app():
+    return serve.create_app(TOKEN, ADDRESS)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def post(client, path, data, token=TOKEN, host=ADDRESS):
+    return client.post(f"{path}?token={token}", data=data, content_type="multipart/form-data",
+                       base_url=f"http://{host}")
+
+
+def deck(name="lesson.csv", data=CSV):
+    return (io.BytesIO(data), name)
+
+
+def kitgen(args, cwd):
+    """The command line itself, this tree's kitgen."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def cli_error(args, cwd) -> str:
+    done = kitgen(args, cwd)
+    assert done.returncode == 2, done.stderr
+    return done.stderr.strip().splitlines()[-1].removeprefix("kitgen: error: ")
+
+
+def unzipped(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_a_build_through_the_api_is_the_command_lines_kit_byte_for_byte(client, tmp_path):
+    options = {"keys": "3", "seed": "lesson 4", "duplex": "short", "ink": "saver", "paper": "letter", "slug": "1"}
+    answer = post(client, "/build", {"deck": deck(), **options})
+    assert answer.status_code == 200, answer.data
+    assert answer.mimetype == "application/zip"
+    got = unzipped(answer.data)
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    done = kitgen(["build", "--deck", "lesson.csv", "--keys", "3", "--seed", "lesson 4", "--duplex", "short",
+                   "--ink", "saver", "--paper", "letter", "--slug", "--out", "out"], tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr       # no progress lines without KITGEN_PROGRESS
+    folder = tmp_path / "out" / "lesson"
+    expected = {f"lesson/{p.relative_to(folder).as_posix()}": p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert sorted(got) == sorted(expected)
+    assert {"lesson/kit.pdf", "lesson/keys.pdf", "lesson/verify.html", "lesson/manifest.json"} <= set(got)
+    assert [name for name in got if got[name] != expected[name]] == []
+    assert json.loads(got["lesson/manifest.json"])["seed"] == "lesson 4"
+
+
+def test_the_zip_is_the_same_bytes_every_time(client):
+    first, second = (post(client, "/build", {"deck": deck(), "keys": "2"}).data for _ in range(2))
+    assert first == second
+
+
+def test_pasted_words_build_as_a_text_deck_named_by_the_page(client):
+    answer = post(client, "/build", {"words": "\r\n".join(WORDS), "name": "Year 5 Words", "keys": "2"})
+    assert answer.status_code == 200, answer.data
+    assert "year-5-words/kit.pdf" in unzipped(answer.data)
+
+
+def test_a_built_in_classroom_deck_is_chosen_by_name(client):
+    answer = post(client, "/build", {"deck": "class-science", "keys": "2"})
+    assert answer.status_code == 200, answer.data
+    manifest = json.loads(unzipped(answer.data)["class-science/manifest.json"])
+    assert manifest["kit"] == "class-science" and manifest["deck"]["words"] == 55
+
+
+@pytest.mark.parametrize("token", [None, "", "wrong-token", TOKEN + "x"])
+def test_a_request_without_the_token_is_forbidden(client, token):
+    url = "/" if token is None else f"/?token={token}"
+    assert client.get(url, base_url=f"http://{ADDRESS}").status_code == 403
+    answer = client.post("/build" if token is None else f"/build?token={token}", data={"deck": deck()},
+                         content_type="multipart/form-data", base_url=f"http://{ADDRESS}")
+    assert answer.status_code == 403
+
+
+def test_the_first_visit_sets_a_strict_http_only_cookie_that_lets_later_requests_in(client):
+    first = client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}")
+    assert first.status_code == 200 and b"<label" in first.data
+    cookie = first.headers["Set-Cookie"]
+    assert f"{serve.TOKEN_COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/app.js", base_url=f"http://{ADDRESS}").status_code == 200     # the cookie alone
+    client.delete_cookie(serve.TOKEN_COOKIE, domain="127.0.0.1")
+    assert client.get("/app.js", base_url=f"http://{ADDRESS}").status_code == 403
+
+
+@pytest.mark.parametrize("host", ["evil.example:5555", "127.0.0.1:5556", "127.0.0.1", "attacker.test"])
+def test_a_request_for_another_host_is_forbidden_even_with_the_token(client, host):
+    assert client.get(f"/?token={TOKEN}", base_url=f"http://{host}").status_code == 403
+    assert post(client, "/build", {"deck": deck()}, host=host).status_code == 403
+
+
+def test_localhost_at_the_same_port_is_the_same_server(client):
+    assert client.get(f"/?token={TOKEN}", base_url="http://localhost:5555").status_code == 200
+
+
+def test_the_page_has_a_label_for_every_field_and_fetches_nothing_from_elsewhere(client):
+    page = client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}").data.decode()
+    ids = re.findall(r"<(?:input|select|textarea)[^>]*\bid=\"([^\"]+)\"", page)
+    labelled = set(re.findall(r"<label for=\"([^\"]+)\"", page)) | set(re.findall(r"<label[^>]*><input[^>]*\bid=\"([^\"]+)\"",
+                                                                                     page))
+    radios = re.findall(r"<label><input type=\"radio\"", page)
+    assert ids and set(ids) <= labelled, set(ids) - labelled
+    assert len(radios) == 4
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)
+    script = client.get("/app.js", base_url=f"http://{ADDRESS}").data.decode()
+    assert "http" not in script
+    assert "default-src 'self'" in client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}").headers[
+        "Content-Security-Policy"]
+
+
+def test_a_request_larger_than_the_limit_gets_413_and_the_server_goes_on(app, client):
+    app.config["MAX_CONTENT_LENGTH"] = 10_000
+    answer = post(client, "/build", {"deck": deck("big.csv", CSV * 1000)})
+    assert answer.status_code == 413
+    assert "too large" in answer.get_json()["error"]
+    app.config["MAX_CONTENT_LENGTH"] = serve.MAX_REQUEST_BYTES
+    assert post(client, "/build", {"deck": deck(), "keys": "2"}).status_code == 200
+
+
+def test_too_many_files_is_one_line(client, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_FILES", 3)
+    answer = post(client, "/build", {"deck": [deck(f"p{i}.png", b"x") for i in range(4)], "edition": "pictures"})
+    assert answer.status_code == 400
+    assert answer.get_json() == {"error": "4 files uploaded: at most 3 in one build"}
+
+
+def test_too_many_files_in_a_zip_is_one_line_naming_the_zip(client, monkeypatch):
+    monkeypatch.setattr(serve, "MAX_FILES", 3)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for i in range(4):
+            archive.writestr(f"p{i}.png", b"x")
+    answer = post(client, "/build", {"deck": (io.BytesIO(buffer.getvalue()), "Class pictures.zip"),
+                                     "edition": "pictures"})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == "Class pictures.zip: 4 files in the zip: at most 3 in one build"
+
+
+def png(size=(64, 64), colour=0) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("L", size, colour).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_a_picture_with_too_many_pixels_is_named_as_uploaded(client):
+    pictures = [deck(f"p{i}.png", png(colour=i * 10)) for i in range(20)]
+    pictures.append(deck("Big Photo.PNG", png((8000, 5001))))
+    answer = post(client, "/build", {"deck": pictures, "edition": "pictures", "keys": "2"})
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error.startswith("Big Photo.PNG") and "too many pixels" in error and "40 million" in error
+    assert "upload" not in error and "big-photo" not in error
+
+
+def test_a_zip_of_pictures_builds_a_pictures_kit(client):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for i in range(20):
+            archive.writestr(f"class/../../p{i}.png", png(colour=i * 12))
+        archive.writestr("__MACOSX/._p0.png", b"junk")
+    answer = post(client, "/build", {"deck": (io.BytesIO(buffer.getvalue()), "Our Pictures.zip"),
+                                     "edition": "pictures", "keys": "2"})
+    assert answer.status_code == 200, answer.data
+    assert "our-pictures/kit.pdf" in unzipped(answer.data)
+
+
+@pytest.mark.parametrize("name", ["../../lesson.csv", "..\\..\\lesson.csv", "/etc/lesson.csv", "lesson.csv\x00.txt",
+                                  "~/lesson.csv", "C:\\Windows\\lesson.csv"])
+def test_an_uploaded_name_is_never_a_path(client, name, tmp_path):
+    saved = serve.safe_name(name, set())
+    assert re.fullmatch(r"[a-z0-9-]+(\.[a-z0-9]{1,5})?", saved), saved
+    answer = post(client, "/build", {"deck": deck(name), "keys": "2"})
+    assert answer.status_code == 200, answer.data
+    kit_id = "lesson-csv" if "\x00" in name else "lesson"         # a NUL ends no name: the rest is its extension
+    assert all(n.startswith(f"{kit_id}/") for n in unzipped(answer.data))
+
+
+def test_safe_names_never_collide():
+    taken = set()
+    assert [serve.safe_name(n, taken) for n in ["a.png", "A.PNG", "a!.png", "a"]] == ["a.png", "a-2.png",
+                                                                                     "a-3.png", "a"]
+
+
+def test_each_build_runs_in_a_temporary_folder_removed_afterwards(client, monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    assert post(client, "/build", {"deck": deck(), "keys": "2"}).status_code == 200
+    assert post(client, "/build", {"deck": deck("x.csv", b"a\n")}).status_code == 400
+    assert list(tmp_path.iterdir()) == []
+
+
+BAD = {
+    "not a number": ({"keys": "many"}, ["--keys", "many"]),
+    "bad choice": ({"duplex": "diagonal"}, ["--duplex", "diagonal"]),
+    "unknown option": ({"colour": "cmyk"}, ["--colour", "cmyk"]),
+    "a deduction option": ({"players": "3"}, ["--players", "3"]),
+    "pdfx without cmyk": ({"pdfx": "1"}, ["--pdfx"]),
+    "too few words": ({"deck": deck("few.txt", b"one\ntwo\n")}, None),
+    "duplicates": ({"deck": deck("dup.csv", CSV + b"apple\n")}, None),
+    "latin-1": ({"deck": deck("old.txt", "caf\xe9\n".encode("latin-1") * 30)}, None),
+    "bad yaml": ({"deck": deck("deck.yaml", b"words: [a, b\n")}, None),
+}
+
+
+@pytest.mark.parametrize("fields, args", BAD.values(), ids=BAD.keys())
+def test_bad_input_gets_the_command_lines_one_line(client, tmp_path, fields, args):
+    fields = dict(fields)
+    upload = fields.setdefault("deck", deck())
+    name, data = upload[1], upload[0].getvalue()
+    (tmp_path / name).write_bytes(data)
+    answer = post(client, "/build", fields)
+    assert answer.status_code == 400
+    assert answer.get_json() == {"error": cli_error(["build", "--deck", name, *(args or []), "--out", "out"],
+                                                    tmp_path)}
+    assert post(client, "/build", {"deck": deck(), "keys": "2"}).status_code == 200     # and it goes on
+
+
+@pytest.mark.parametrize("field, value", [("out", "/tmp/elsewhere"), ("icc", "/etc/passwd"), ("deck", "/etc/passwd"),
+                                          ("deck", "../decks/classic-en.yaml"), ("slug", "maybe")])
+def test_paths_and_bad_flags_are_refused_in_one_line(client, field, value):
+    answer = post(client, "/build", {field: value} if field == "deck" else {"deck": deck(), field: value})
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert "\n" not in error and (f"--{field}" in error or value[:10] in error)
+
+
+def test_check_gives_the_lines_of_deck_check(client, tmp_path):
+    data = CSV + b"Apples\nbank\n"
+    answer = post(client, "/check", {"deck": deck("lesson.csv", data)})
+    assert answer.status_code == 200
+    (tmp_path / "lesson.csv").write_bytes(data)
+    done = kitgen(["deck", "check", "lesson.csv"], tmp_path)
+    assert done.returncode == 3
+    result = answer.get_json()
+    assert result["ok"] is False
+    assert [f"{line['status']:<4} {line['text']}" for line in result["lines"]] == done.stdout.splitlines()
+    assert any(line["status"] == "FAIL" and "Bank" in line["text"] for line in result["lines"])
+
+
+def test_two_builds_at_once_both_succeed(app):
+    answers = {}
+
+    def build(seed):
+        answers[seed] = post(app.test_client(), "/build", {"deck": deck(), "keys": "2", "seed": seed})
+
+    threads = [threading.Thread(target=build, args=(seed,)) for seed in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for seed, answer in answers.items():
+        assert answer.status_code == 200, answer.data
+        assert json.loads(unzipped(answer.data)["lesson/manifest.json"])["seed"] == seed
+
+
+def test_the_page_builds_as_a_job_with_previews_and_downloads(client):
+    started = post(client, "/jobs", {"deck": deck(), "keys": "2"})
+    assert started.status_code == 202
+    key = started.get_json()["job"]
+    state = finished(client, key)
+    assert state["state"] == "done", state
+    assert state["pages"] == state["of"] > 0                             # the build's pages, counted as drawn
+    assert state["previews"] == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
+    shown = client.get(f"/jobs/{key}/previews/keys.pdf?token={TOKEN}", base_url=f"http://{ADDRESS}")
+    assert shown.mimetype == "image/png" and Image.open(io.BytesIO(shown.data)).size[0] > 100
+    pdf = client.get(f"/jobs/{key}/files/kit.pdf?token={TOKEN}", base_url=f"http://{ADDRESS}")
+    assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
+    assert client.get(f"/jobs/{key}/files/../../etc/passwd?token={TOKEN}",
+                      base_url=f"http://{ADDRESS}").status_code == 404
+    whole = client.get(f"/jobs/{key}/kit.zip?token={TOKEN}", base_url=f"http://{ADDRESS}")
+    assert unzipped(whole.data)["lesson/kit.pdf"] == pdf.data
+
+
+def test_a_failed_job_says_the_command_lines_line(client):
+    state = finished(client, post(client, "/jobs", {"deck": deck("few.txt", b"a\nb\n")}).get_json()["job"])
+    assert state == {**state, "state": "failed", "error": "few.txt: has 2 distinct words; a kit needs at least 25"}
+
+
+def serve_process(*args, browser=None):
+    """``kitgen serve ARGS`` (with ``--no-browser`` unless ``browser``, a $BROWSER command, is given)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **({"BROWSER": browser} if browser else {})}
+    process = subprocess.Popen([sys.executable, "-m", "kitgen", "serve", *([] if browser else ["--no-browser"]),
+                                *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return process, process.stdout.readline()
+
+
+def test_kitgen_serve_prints_its_address_with_a_token_on_127_0_0_1():
+    process, line = serve_process("--port", "0")
+    try:
+        match = re.fullmatch(r"kitgen serve: open http://127\.0\.0\.1:(\d+)/\?token=([\w-]{32})\n", line)
+        assert match, line
+    finally:
+        process.terminate()
+        process.wait()
+    assert "warning" not in process.stderr.read()
+
+
+def test_another_host_is_warned_of():
+    process, line = serve_process("--host", "0.0.0.0", "--port", "0")
+    try:
+        assert line.startswith("kitgen serve: open http://0.0.0.0:")
+    finally:
+        process.terminate()
+        process.wait()
+    assert "kitgen: warning: listening on 0.0.0.0, not 127.0.0.1" in process.stderr.read()
+
+
+def test_single_game_sheets_through_the_api_are_kitgen_games_files_byte_for_byte(client, tmp_path):
+    answer = post(client, "/game", {"deck": deck(), "count": "3", "seed": "7B lesson", "format": "markdown"})
+    assert answer.status_code == 200, answer.data
+    got = unzipped(answer.data)
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    done = kitgen(["game", "--deck", "lesson.csv", "--count", "3", "--seed", "7B lesson", "--format", "markdown",
+                   "--out", "out"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = {p.relative_to(tmp_path / "out").as_posix(): p.read_bytes() for p in (tmp_path / "out").rglob("*")
+                if p.is_file()}
+    assert got == expected and len(got) == 2
+
+
+def test_a_bad_game_option_gets_the_command_lines_line(client, tmp_path):
+    answer = post(client, "/game", {"deck": deck(), "format": "doc"})
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == cli_error(["game", "--deck", "lesson.csv", "--format", "doc"], tmp_path)
+
+
+def finished(client, key):
+    for _ in range(600):
+        state = client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
+        if state["state"] != "building":
+            return state
+        time.sleep(0.1)
+    raise AssertionError("the job never finished")
+
+
+def test_the_page_makes_single_game_sheets_as_a_job(client):
+    key = post(client, "/jobs", {"make": "game", "deck": "class-efl", "count": "2"}).get_json()["job"]
+    state = finished(client, key)
+    assert state["state"] == "done" and state["kit"].startswith("games-"), state
+    assert state["previews"] == ["games.pdf"]
+
+
+def test_a_job_makes_a_kit_or_games_and_nothing_else(client):
+    answer = post(client, "/jobs", {"make": "shell", "deck": deck()})
+    assert answer.status_code == 400 and answer.get_json()["error"].startswith("make 'shell'")
+
+
+def test_checking_pictures_names_each_low_resolution_picture_as_uploaded(client):
+    pictures = [deck(f"Photo {i}.PNG", png(colour=i * 10)) for i in range(20)]
+    answer = post(client, "/check", {"deck": pictures, "edition": "pictures"})
+    assert answer.status_code == 200, answer.data
+    lines = answer.get_json()["lines"]
+    assert lines[0] == {"status": "OK", "text": "the uploaded pictures: 20 distinct pictures, each opened and checked"}
+    warned = [line["text"] for line in lines if line["status"] == "WARN"]
+    assert len(warned) == 20 and all(re.match(r"Photo \d+\.PNG", text) for text in warned), warned
+
+
+def test_kitgen_serve_opens_its_address_in_the_browser_and_stops_on_ctrl_c(tmp_path):
+    opened = tmp_path / "opened"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys, pathlib\npathlib.Path({str(opened)!r}).write_text(sys.argv[1])\n")
+    process, line = serve_process("--port", "0", browser=f"{sys.executable} {script} %s")
+    try:
+        url = line.removeprefix("kitgen serve: open ").strip()
+        for _ in range(300):
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.1)
+        assert opened.read_text() == url
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_port_in_use_is_one_line():
+    running = serve.start("127.0.0.1", 0)
+    try:
+        port = running.url.split(":")[2].split("/")[0]
+        process, _ = serve_process("--port", port)
+        assert process.wait(timeout=60) == 2
+        assert process.stderr.read() == (f"kitgen: error: cannot listen on 127.0.0.1:{port}: Address already in "
+                                         "use; choose another --host or --port\n")
+    finally:
+        running.stop()
+
+
+def test_the_page_hears_of_each_preview_as_it_is_drawn_and_the_api_draws_none():
+    steps, shown = [], {}
+    job = serve.Job(time.monotonic(), previews=shown)
+    step = lambda text: steps.append((text, job.state()["state"], list(shown)))   # noqa: E731
+    kit = serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], step, shown=shown)
+    assert steps == [("building the kit", "building", []), ("drawing previews", "building", [])]
+    assert list(shown) == kit.parts() == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
+    assert job.state()["previews"] == kit.parts() and job.state()["state"] == "building"     # before the kit is set
+    quiet = []
+    serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], quiet.append)
+    assert quiet == ["building the kit"]
