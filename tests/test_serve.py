@@ -205,8 +205,13 @@ def test_an_uploaded_name_is_never_a_path(client, name, tmp_path):
     assert re.fullmatch(r"[a-z0-9-]+(\.[a-z0-9]{1,5})?", saved), saved
     answer = post(client, "/build", {"deck": deck(name), "keys": "2"})
     assert answer.status_code == 200, answer.data
-    kit_id = "lesson-csv" if "\x00" in name else "lesson"         # a NUL ends no name: the rest is its extension
-    assert all(n.startswith(f"{kit_id}/") for n in unzipped(answer.data))
+    # the kit's folder is one plain slug ending in the file's own name, whatever the path before it: a
+    # NUL ends no name (the rest is its extension), and Werkzeug 3.1.9 drops a name's backslashes
+    # (C:Windowslesson.csv) where 3.1.8 keeps them for us to cut at
+    tops = {n.split("/")[0] for n in unzipped(answer.data)}
+    assert len(tops) == 1, tops
+    (top,) = tops
+    assert re.fullmatch(r"[a-z0-9-]+", top) and top.endswith("lesson-csv" if "\x00" in name else "lesson"), top
 
 
 def test_safe_names_never_collide():
