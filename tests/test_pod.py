@@ -293,3 +293,15 @@ def test_a_deduction_kit_for_drivethrucards(tmp_path):
     assert {p: r["size"] for p, r in manifest["pod"]["parts"].items()} == {"cases": "poker", "evidence": "poker"}
     data = next(f for f in files if f.name == "pod-dtc/cases.pdf").data
     assert pdfx.problems(data, 240) == []
+
+
+def test_drivethrucards_without_a_profile_says_what_to_install(monkeypatch, tmp_path):
+    from kitgen.games.codenames import build, kitfile
+    from kitgen.render import press
+
+    monkeypatch.setattr(press, "DEFAULT_PROFILE", tmp_path / "absent.icc")
+    (tmp_path / "w.txt").write_text("\n".join(WORDS))
+    kit = kitfile.load(deck=str(tmp_path / "w.txt"), keys=2, print_options={"pod": "dtc"})
+    with pytest.raises(KitgenError, match=r"^PDF/X \(--pdfx, --pod dtc\) needs a CMYK output profile: install "
+                                          r"Debian's scribus-data package"):
+        build.build_files(kit)

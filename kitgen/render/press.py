@@ -62,9 +62,9 @@ def load_profile(path: str | None = None) -> Profile:
     saying what to install or give when there is none, or when the file is no CMYK output profile."""
     if path is None:
         if not DEFAULT_PROFILE.is_file():
-            raise KitgenError(f"--pdfx needs a CMYK output profile: install Debian's {DEFAULT_PACKAGE} package "
-                              f"(apt install {DEFAULT_PACKAGE}, which has {DEFAULT_PROFILE.name}), or give your "
-                              "print shop's profile with --icc PATH")
+            raise KitgenError(f"PDF/X (--pdfx, --pod dtc) needs a CMYK output profile: install Debian's "
+                              f"{DEFAULT_PACKAGE} package (apt install {DEFAULT_PACKAGE}, which has "
+                              f"{DEFAULT_PROFILE.name}), or give your print shop's profile with --pdfx --icc PATH")
         file, source = DEFAULT_PROFILE, _package_source(DEFAULT_PACKAGE)
     else:
         file, source = Path(path), str(path)
