@@ -125,16 +125,12 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
         c.saveState()
         if page.side == "back" and options.back_offset != (0.0, 0.0):
             c.translate(*options.back_offset)       # against the printer's duplex misregistration
-        for index, placement in page.cards:
-            c.saveState()
-            c.transform(*_placed(placement, spec))
-            draw_face(c, index)
-            c.restoreState()
-        for index, placement in page.backs:
-            c.saveState()
-            c.transform(*_placed(placement, spec))
-            part.cards.back(c, index)
-            c.restoreState()
+        for draw, placed in ((draw_face, page.cards), (part.cards.back, page.backs)):    # a fold page has both
+            for index, placement in placed:
+                c.saveState()
+                c.transform(*_placed(placement, spec))
+                draw(c, index)
+                c.restoreState()
         c.setStrokeColor(mark_colour)
         c.setFillColor(mark_colour)
         c.setLineWidth(marks.crop_width)

@@ -96,20 +96,19 @@ def check(t: Target, cards: CardSet, boxes: dict[str, tuple], pod, section: str)
     section must keep ``pod.safe`` from the service card's trim; one line otherwise."""
     spec = cards.spec
     b = spec.bleed
-    for side in ("front", "back"):
-        x0, y0, x1, y1 = _extent(matrix(t, spec.width, spec.height, side), (-b, -b, spec.width + 2 * b,
-                                                                             spec.height + 2 * b))
+    transforms = [matrix(t, spec.width, spec.height, side) for side in ("front", "back")]
+    for m in transforms:
+        x0, y0, x1, y1 = _extent(m, (-b, -b, spec.width + 2 * b, spec.height + 2 * b))
         if x0 > 1e-3 or y0 > 1e-3 or x1 < t.page[0] - 1e-3 or y1 < t.page[1] - 1e-3:
             needed = max(t.page[0] / t.scale - (spec.height if t.turned else spec.width),
                          t.page[1] / t.scale - (spec.width if t.turned else spec.height)) / 2
             raise KitgenError(f"{section}.bleed ({b / MM:g} mm) does not fill the {pod.name} {t.size} card's "
                               f"bleed; give it at least {math.ceil(needed / MM * 10) / 10:g} mm in the layout")
-    low_x, low_y = t.bleed + pod.safe, t.bleed + pod.safe
-    high_x, high_y = t.page[0] - low_x, t.page[1] - low_y
+    low = t.bleed + pod.safe                 # from the image's edge to the safe zone's, every side
     for name, box in boxes.items():
-        for side in ("front", "back"):
-            x0, y0, x1, y1 = _extent(matrix(t, spec.width, spec.height, side), box)
-            if x0 < low_x - 1e-3 or y0 < low_y - 1e-3 or x1 > high_x + 1e-3 or y1 > high_y + 1e-3:
+        for m in transforms:
+            x0, y0, x1, y1 = _extent(m, box)
+            if min(x0, y0) < low - 1e-3 or x1 > t.page[0] - low + 1e-3 or y1 > t.page[1] - low + 1e-3:
                 raise KitgenError(f"{section}.{name}.box comes within {pod.safe / MM:g} mm of the {pod.name} "
                                   f"{t.size} card's trim (its safe zone); move it inward in the layout")
 
@@ -121,6 +120,13 @@ def section_boxes(section) -> dict[str, tuple]:
             if isinstance(item, dict) and "box" in item and item.get("show", True)}
 
 
+def _faces(cards: CardSet, pod) -> list[tuple[str, object]]:
+    """(side, draw) of each face a card has, in the service's order: front then back, or with
+    ``pod.order`` back-front, back then front."""
+    sides = [(side, draw) for side, draw in (("front", cards.front), ("back", cards.back)) if draw is not None]
+    return sides[::-1] if pod.order == "back-front" else sides
+
+
 def render(cards: CardSet, t: Target, pod, fonts: dict[str, str], title: str, cmyk: bool) -> bytes:
     """A PDF of every face at the service's size, one a page, TrimBox and BleedBox set: front 1,
     back 1, ... or, with ``pod.order`` back-front, back 1, front 1, ..."""
@@ -129,13 +135,9 @@ def render(cards: CardSet, t: Target, pod, fonts: dict[str, str], title: str, cm
     c = new_canvas(buffer, t.page, fonts, title=title, cmyk=cmyk)
     c.setTrimBox((t.bleed, t.bleed, t.bleed + t.trim[0], t.bleed + t.trim[1]))
     c.setBleedBox((0, 0, t.page[0], t.page[1]))
-    sides = [("front", cards.front), ("back", cards.back)]
-    if pod.order == "back-front":
-        sides.reverse()
+    faces = _faces(cards, pod)
     for index in range(cards.count):
-        for side, draw in sides:
-            if draw is None:
-                continue
+        for side, draw in faces:
             c.saveState()
             c.transform(*matrix(t, spec.width, spec.height, side))
             draw(c, index)
@@ -151,9 +153,7 @@ def images(pdf: bytes, cards: CardSet, t: Target, pod, folder: str) -> list[tupl
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
-    sides = [s for s, draw in (("front", cards.front), ("back", cards.back)) if draw is not None]
-    if pod.order == "back-front":
-        sides.reverse()
+    sides = [side for side, _ in _faces(cards, pod)]
     size = t.pixels(pod.dpi)
     out = []
     try:
@@ -183,17 +183,6 @@ def for_service(layout, profile=None):
     return press.for_press(layout, profile or press.load_profile(None))
 
 
-def _as_pdfx(data: bytes, layout, name: str) -> bytes:
-    """A service's PDF as PDF/X-1a, checked within the service's ink limit; one line otherwise."""
-    from . import pdfx
-
-    data = pdfx.to_pdfx(data, layout.pdfx.profile)
-    found = pdfx.problems(data, layout.press.max_ink)
-    if found:
-        raise KitgenError(f"{name} would not be {pdfx.VERSION}: {'; '.join(found[:pdfx.MAX_SHOWN])}")
-    return data
-
-
 def files(service: str, card_sets: dict[str, CardSet], sections: dict[str, str], layout, fonts: dict[str, str],
           kit_name: str, progress) -> tuple[list, dict]:
     """The upload for ``service`` (``layout`` has its preset laid over it): for each part, its
@@ -221,8 +210,11 @@ def files(service: str, card_sets: dict[str, CardSet], sections: dict[str, str],
         if pod.files == "png":
             written = [BuiltFile(path, png, 0) for path, png in images(data, cards, t, pod, f"{folder}/{part}")]
         else:
-            name = f"{folder}/{part}.pdf"
-            written = [BuiltFile(name, _as_pdfx(data, layout, name) if pod.pdfx else data, faces)]
+            written = [BuiltFile(f"{folder}/{part}.pdf", data, faces)]
+            if pod.pdfx:            # as PDF/X-1a within the service's ink limit, checked (§8.11)
+                from . import pdfx
+
+                written = pdfx.convert(written, layout.pdfx.profile, layout.press.max_ink)
         out += written
         parts[part] = {"size": t.size, "trim_in": [round(v / 72, 4) for v in t.trim],
                        "image_px": list(t.pixels(pod.dpi)), "turned": t.turned, "scale": round(t.scale, 4),
