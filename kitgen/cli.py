@@ -337,21 +337,28 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
               "kit.pdf": "everything, to print in one go", **BOX_FILES}
     page = next(f for f in files if f.name == "verify.html")
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
-    pngs = [f for f in files if f.name.startswith("png/")]
-    service = [f for f in files if f.name.startswith("pod-")]
-    for f in files:
-        if f in pngs or f in service or f is page or f.name == "boxes.json":
-            continue
-        what = counts.get(f.name, "one face a page, with TrimBox and BleedBox")
-        click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  {what}")
-    if pngs:
-        click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
-    if service:
-        _echo_pod(manifest["pod"], service)
+    _echo_files(files, manifest, counts, kit.png_dpi, ("boxes.json", page.name))
     click.echo(f"  {'verify.html':<14}       {len(page.data) / 1024:>12.0f} KiB  shows and checks a key from its QR, "
                "offline, on a phone too")
     click.echo(f"  {'manifest.json':<14} {len(manifest['keys'])} keys with their QR payloads and positions")
     _say_pdfx(manifest)
+
+
+def _echo_files(files, manifest: dict, what: dict[str, str], png_dpi, skip: tuple[str, ...]) -> None:
+    """A build's report, either game's: a line for each file (``what`` says what it is; a per-card
+    PDF by default) but the PNG faces, a service's upload and those named in ``skip``; then one
+    line for the PNG faces and the service's upload's lines (``_echo_pod``)."""
+    pngs = [f for f in files if f.name.startswith("png/")]
+    service = [f for f in files if f.name.startswith("pod-")]
+    for f in files:
+        if f in pngs or f in service or f.name in skip:
+            continue
+        click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
+                   f"{what.get(f.name, 'one face a page, with TrimBox and BleedBox')}")
+    if pngs:
+        click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {png_dpi} dpi with and without bleed")
+    if service:
+        _echo_pod(manifest["pod"], service)
 
 
 def _pdfx_profile(pdfx: bool, icc: str | None, colour: str):
@@ -474,16 +481,7 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
             "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go",
             **BOX_FILES}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")
-    pngs = [f for f in files if f.name.startswith("png/")]
-    service = [f for f in files if f.name.startswith("pod-")]
-    for f in files:
-        if f not in pngs and f not in service and f.name != "boxes.json":
-            click.echo(f"  {f.name:<14} {f.pages:>3} page{'s' if f.pages != 1 else ' '}  {len(f.data) / 1024:>7.0f} KiB  "
-                       f"{what.get(f.name, 'one face a page, with TrimBox and BleedBox')}")
-    if pngs:
-        click.echo(f"  {'png/':<14} {len(pngs)} PNG files, every face at {kit.png_dpi} dpi with and without bleed")
-    if service:
-        _echo_pod(manifest["pod"], service)
+    _echo_files(files, manifest, what, kit.png_dpi, ("boxes.json",))
     click.echo(f"  {'manifest.json':<14} {len(manifest['slips'])} case slips with their QR payloads and positions")
     _say_pdfx(manifest)
 
