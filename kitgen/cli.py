@@ -4,6 +4,7 @@ Imports of the heavy parts (reportlab, qrcode) happen inside the commands, so
 ``kitgen --help`` answers at once.
 """
 
+import json
 import os
 import sys
 import traceback
@@ -798,7 +799,9 @@ def deck():
 @click.argument("path", metavar="PATH")
 @click.option("--layout", default="default", show_default=True, metavar="NAME|PATH",
               help="The layout whose boxes the words must fit.")
-def deck_check(path, layout):
+@click.option("--json", "as_json", is_flag=True,
+              help="Write one JSON document: the lines, and each word or picture with what they say of it.")
+def deck_check(path, layout, as_json):
     """Check a deck without rendering: words fit, glyphs exist, no duplicates,
     no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
     every picture opens and is sharp enough. Exit 0 when every check passes."""
@@ -807,41 +810,18 @@ def deck_check(path, layout):
 
     if picture_decks.is_picture_deck(path):
         picture_deck = picture_decks.load(path)
-        click.echo(f"OK   {path}: {len(picture_deck.pictures)} distinct pictures, each opened and checked")
-        for note in picture_deck.notes:
-            click.echo(f"NOTE {note}")
         box = codenames_layout.load("pictures" if layout == "default" else layout).picture_card.picture.box
-        for warning in pictures.low_resolution(picture_deck.pictures, box[2], box[3]):
-            click.echo(f"WARN {warning}")
-        return
-
-    the_deck = decks_mod.load(path, strict=False)
-    the_layout = codenames_layout.load(layout)
-    fonts = fonts_mod.register_roles(the_layout)
-    fits = checks.word_fits(the_deck.words, the_layout, fonts)
-    click.echo(f"OK   {path}: {len(the_deck.words)} distinct words, language {the_deck.language}")
-    failed = 0
-    if the_deck.duplicates:
-        failed += 1
-        click.echo(f"FAIL duplicate words (case and spaces ignored): {'; '.join(the_deck.duplicates)}")
-    missing = [f"{r.word} ({r.missing})" for r in fits if r.missing]
-    too_long = [r.word for r in fits if not r.fits and not r.missing]
-    shrunk = [f"{r.word} {r.size:g}pt" for r in fits if r.shrunk]
-    if missing:
-        failed += 1
-        click.echo(f"FAIL the font lacks characters of {len(missing)} word(s): {', '.join(missing)}")
-    if too_long:
-        failed += 1
-        click.echo(f"FAIL {len(too_long)} word(s) do not fit even at the minimum size: {', '.join(too_long)}")
-    if not missing and not too_long:
-        note = f" ({len(shrunk)} shrink to fit: {', '.join(shrunk[:8])}{', ...' if len(shrunk) > 8 else ''})" \
-            if shrunk else ""
-        click.echo(f"OK   every word fits its card{note}")
-    pairs = checks.near_duplicates(the_deck.words)
-    if pairs:
-        click.echo(f"WARN near-duplicates, which give each other away on one board: "
-                   f"{', '.join(f'{a} / {b}' for a, b, _ in pairs)}")
-    if failed:
+        report = checks.pictures_report(path, picture_deck, box[2], box[3])
+    else:
+        the_deck = decks_mod.load(path, strict=False)
+        the_layout = codenames_layout.load(layout)
+        report = checks.words_report(path, the_deck, the_layout, fonts_mod.register_roles(the_layout))
+    if as_json:
+        click.echo(json.dumps(report.data(pictures.thumbnail), ensure_ascii=False, indent=1))
+    else:
+        for status, text in report.lines:
+            click.echo(f"{status:<4} {text}")
+    if report.failed:
         sys.exit(EXIT_CHECK_FAILED)
 
 
@@ -912,11 +892,14 @@ def parse_offset(text: str | None) -> tuple[float, float]:
 
 class TerminalProgress:
     """Notes on stderr, and a progress bar there when it is a terminal; with KITGEN_PROGRESS=lines
-    (as ``kitgen serve`` runs a build, docs/design.md §11) a line ``kitgen: progress N/TOTAL`` a page."""
+    (as ``kitgen serve`` runs a build, docs/design.md §11) a line ``kitgen: progress N/TOTAL`` a page,
+    and with KITGEN_DRAWN=DIR each part's PDF written to DIR as soon as it is drawn, then a line
+    ``kitgen: drawn NAME``."""
 
     def __init__(self):
         self.bar = None
         self.lines = os.environ.get("KITGEN_PROGRESS") == "lines"
+        self.drawn_to = os.environ.get("KITGEN_DRAWN")
         self.drawn, self.pages = 0, 0
 
     def note(self, line: str) -> None:
@@ -935,6 +918,13 @@ class TerminalProgress:
         if self.lines:
             self.drawn += 1
             click.echo(f"kitgen: progress {self.drawn}/{self.pages}", err=True)
+
+    def part_drawn(self, name: str, data: bytes) -> None:
+        if self.drawn_to:
+            from .output import BuiltFile, add_files
+
+            add_files(Path(self.drawn_to), [BuiltFile(name, data, 0)])
+            click.echo(f"kitgen: drawn {name}", err=True)
 
     def warn(self, line: str) -> None:
         click.echo(f"kitgen: warning: {line}", err=True)

@@ -31,6 +31,10 @@ class Progress:
     def page(self) -> None:
         """One more page is drawn."""
 
+    def part_drawn(self, name: str, data: bytes) -> None:
+        """A part's PDF, ``name`` in the kit folder, is drawn (``data``), before the rest of the kit
+        and before anything is written: ``kitgen serve`` previews it meanwhile (docs/design.md §11)."""
+
     def warn(self, line: str) -> None:
         """Something the user should know, that does not stop the build."""
 

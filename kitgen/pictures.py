@@ -5,6 +5,7 @@ in one line. What an SVG parsed to (its size) and drew (its PDF operators) is
 kept on disk for later runs, so an SVG seen before is neither parsed nor drawn
 again (SvgStore, docs/design.md §8.6)."""
 
+import base64
 import functools
 import hashlib
 import importlib.resources
@@ -24,6 +25,9 @@ VECTOR = {".svg"}
 MAX_PIXELS = 40_000_000          # beyond this a picture is refused as a decompression bomb
 MAX_SVG_BYTES = 5_000_000
 ICON_SETS = {"phosphor": "py_phosphor_icons"}
+# a picture beside what ``kitgen deck check --json`` says of it (screen only, never printed)
+THUMBNAIL_PIXELS = 96
+MAX_THUMBNAIL_SVG = 200_000
 
 
 @dataclass(frozen=True)
@@ -387,7 +391,12 @@ def store() -> SvgStore:
 
 def low_resolution(pictures, box_w: float, box_h: float, dpi: float = 150) -> list[str]:
     """Raster pictures below ``dpi`` at their printed size: warnings naming them."""
-    warnings = []
+    return [f"{picture.name}: {why}" for picture, why in blurred(pictures, box_w, box_h, dpi)]
+
+
+def blurred(pictures, box_w: float, box_h: float, dpi: float = 150) -> list[tuple[Picture, str]]:
+    """Each raster picture below ``dpi`` at its printed size, with what to say of it."""
+    found = []
     for picture in pictures:
         if picture.pixels is None:
             continue
@@ -395,6 +404,25 @@ def low_resolution(pictures, box_w: float, box_h: float, dpi: float = 150) -> li
         scale = min(box_w / w, box_h / h)            # points per pixel when fitted
         effective = 72 / scale
         if effective < dpi:
-            warnings.append(f"{picture.name}: {effective:.0f} dpi at its printed size (below {dpi}); "
-                            "use a larger picture for a sharp print")
-    return warnings
+            found.append((picture, f"{effective:.0f} dpi at its printed size (below {dpi}); "
+                                   "use a larger picture for a sharp print"))
+    return found
+
+
+def thumbnail(picture: Picture, pixels: int = THUMBNAIL_PIXELS) -> str | None:
+    """A small image of a picture to show beside what a check says of it, as a ``data:`` URL:
+    a raster picture scaled to at most ``pixels`` a side, as PNG; an SVG as itself (a browser
+    draws it as an image, running nothing), unless it is larger than ``MAX_THUMBNAIL_SVG``."""
+    if picture.vector:
+        if len(picture.data) > MAX_THUMBNAIL_SVG:
+            return None
+        return "data:image/svg+xml;base64," + base64.b64encode(picture.data).decode("ascii")
+    from PIL import Image
+
+    with Image.open(io.BytesIO(picture.data)) as image:
+        image.draft("RGB", (pixels, pixels))          # a JPEG decodes at a fraction of its size
+        small = image.convert("RGBA")
+    small.thumbnail((pixels, pixels))
+    buffer = io.BytesIO()
+    small.save(buffer, format="PNG", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -8,6 +8,7 @@ server down. This module knows no game: the command line brings the families in.
 
 import hmac
 import io
+import json
 import os
 import re
 import secrets
@@ -32,6 +33,7 @@ KEPT_JOBS = 8                       # the page's finished builds kept in memory 
 PREVIEW_DPI = 40
 TOKEN_COOKIE = "kitgen_token"
 UPLOAD = "upload"                   # the folder of a build's uploads, inside its temporary folder
+DRAWN = "drawn"                     # where a build puts each part as it is drawn, for its preview
 NOT_OPTIONS = {"out": "the server chooses where the kit goes", "icc": "upload no profile; --pdfx uses the default",
                "debug": "the server shows one line"}
 _EXTENSION = re.compile(r"\.[a-z0-9]{1,5}")
@@ -205,12 +207,15 @@ def build_flags(command: str = "build") -> set[str]:
     return {opt.lstrip("-") for p in cli.commands[command].params if getattr(p, "is_flag", False) for opt in p.opts}
 
 
-def run_kitgen(args: list[str], folder: Path, progress=None) -> subprocess.CompletedProcess:
+def run_kitgen(args: list[str], folder: Path, progress=None, drawn=None) -> subprocess.CompletedProcess:
     """``python -m kitgen ARGS`` in ``folder``, with this kitgen on its path (never another); with
-    ``progress``, each ``kitgen: progress N/TOTAL`` line the build writes is passed on as (N, TOTAL)."""
+    ``progress``, each ``kitgen: progress N/TOTAL`` line the build writes is passed on as (N, TOTAL);
+    with ``drawn``, the build writes each part's PDF into ``folder/drawn/`` as soon as it is drawn
+    and ``drawn(name)`` is called then, while the build goes on."""
     root = str(Path(__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]),
-           "KITGEN_PROGRESS": "lines" if progress else "", "PYTHONUNBUFFERED": "1"}
+           "KITGEN_PROGRESS": "lines" if progress else "", "PYTHONUNBUFFERED": "1",
+           "KITGEN_DRAWN": str(folder / DRAWN) if drawn else ""}
     try:
         process = subprocess.Popen([sys.executable, "-m", "kitgen", *args], cwd=folder, env=env, text=True,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
@@ -225,9 +230,12 @@ def run_kitgen(args: list[str], folder: Path, progress=None) -> subprocess.Compl
         errors = []
         for line in process.stderr:
             counted = _PROGRESS.fullmatch(line.rstrip("\n"))
+            part = _DRAWN.fullmatch(line.rstrip("\n"))
             if counted and progress:
                 progress(int(counted[1]), int(counted[2]))
-            elif not counted:
+            elif part and drawn:
+                drawn(part[1])
+            elif not (counted or part):
                 errors.append(line)
         output.join()
         code = process.wait()
@@ -241,6 +249,7 @@ def run_kitgen(args: list[str], folder: Path, progress=None) -> subprocess.Compl
 
 
 _PROGRESS = re.compile(r"kitgen: progress (\d+)/(\d+)")
+_DRAWN = re.compile(r"kitgen: drawn ([a-z0-9][a-z0-9-]*\.pdf)")
 
 
 def error_line(done: subprocess.CompletedProcess, deck: Deck) -> str:
@@ -288,18 +297,25 @@ def build(form: dict[str, str], uploads: list, step=lambda text: None, progress=
     """One build, as ``kitgen build`` (or ``kitgen game``: single-game sheets) with the request's
     options, in its own temporary folder (removed afterwards). ``progress`` hears (pages drawn, pages
     in all) as the build goes; ``shown``, when given, gets a preview PNG of the first page of each
-    part as each is drawn."""
+    part as soon as the part is drawn, while the build goes on (docs/design.md §11)."""
     with tempfile.TemporaryDirectory(prefix="kitgen-serve-") as tmp, _builds:
         folder = Path(tmp)
         deck = save_uploads(folder, uploads, form.get("words"), form.get("name"))
         step("building the kit" if command == "build" else "making the games")
-        done = run_kitgen(build_arguments(form, build_flags(command), deck, command), folder, progress)
+
+        def drawn(name: str) -> None:
+            _preview(folder, f"{DRAWN}/{name}", name, shown)
+
+        done = run_kitgen(build_arguments(form, build_flags(command), deck, command), folder, progress,
+                          drawn if shown is not None else None)
         if done.returncode != 0:
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
         kit = read_kit(folder / "out", warnings(done, deck))
-        if shown is not None:
+        left = [part for part in kit.parts() if part not in (shown or {})]
+        if shown is not None and left:          # the parts a build does not preview as it goes (games)
             step("drawing previews")
-            previews(folder, kit, shown)
+            for part in left:
+                _preview(folder, f"out/{kit.id}/{part}", part, shown)
         return kit
 
 
@@ -309,20 +325,18 @@ def read_kit(out: Path, notes: list[str]) -> Kit:
     return Kit(target.name, files, notes)
 
 
-def previews(folder: Path, kit: Kit, shown: dict[str, bytes]) -> None:
-    """The first page of each part as PNG, by ``kitgen preview``, into ``shown`` one by one."""
-    out = folder / "previews"
-    for part in kit.parts():
-        done = run_kitgen(["preview", f"out/{kit.id}/{part}", "--pages=1", f"--dpi={PREVIEW_DPI}",
-                           "--out=previews"], folder)
-        png = out / f"{part[:-4]}-p1.png"
-        if done.returncode == 0 and png.is_file():
-            shown[part] = png.read_bytes()
+def _preview(folder: Path, pdf: str, part: str, shown: dict[str, bytes]) -> None:
+    """The first page of ``pdf`` (relative to ``folder``) as PNG, by ``kitgen preview``, into ``shown[part]``."""
+    done = run_kitgen(["preview", pdf, "--pages=1", f"--dpi={PREVIEW_DPI}", "--out=previews"], folder)
+    png = folder / "previews" / f"{Path(pdf).stem}-p1.png"
+    if done.returncode == 0 and png.is_file():
+        shown[part] = png.read_bytes()
 
 
 def check(form: dict[str, str], uploads: list) -> dict:
-    """``kitgen deck check`` of a request's deck: its lines, each with its status (OK, FAIL, WARN,
-    NOTE), and whether every check passed."""
+    """``kitgen deck check --json`` of a request's deck: its lines, each with its status (OK, FAIL,
+    WARN, NOTE); each word or picture with what the lines say of it (a picture with a thumbnail);
+    and whether every check passed. Names are the ones the person gave."""
     with tempfile.TemporaryDirectory(prefix="kitgen-serve-") as tmp:
         folder = Path(tmp)
         deck = save_uploads(folder, uploads, form.get("words"), form.get("name"))
@@ -331,11 +345,18 @@ def check(form: dict[str, str], uploads: list) -> dict:
             raise BadRequest("nothing to check: paste words, upload a deck or choose a built-in deck")
         if deck.argument is None and not _BUILTIN.fullmatch(argument):
             raise BadRequest(f"deck {argument[:40]!r}: upload the deck, or name a built-in deck such as class-science")
-        done = run_kitgen(["deck", "check", argument], folder)
+        done = run_kitgen(["deck", "check", "--json", argument], folder)
         if done.returncode not in (0, 3):
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
-        lines = [{"status": line[:4].strip(), "text": deck.shown(line[5:])} for line in done.stdout.splitlines()]
-        return {"ok": done.returncode == 0, "lines": lines}
+        report = json.loads(done.stdout)
+
+        def notes(lines: list[dict]) -> list[dict]:
+            return [{"status": line["status"], "text": deck.shown(line["text"])} for line in lines]
+
+        entries = [{**entry, "name": deck.names.get(entry["name"]) or deck.shown(entry["name"]),
+                    "notes": notes(entry["notes"])} for entry in report["entries"]]
+        return {"ok": done.returncode == 0, "kind": report["kind"], "lines": notes(report["lines"]),
+                "entries": entries}
 
 
 def builtin_decks() -> list[str]:
@@ -450,7 +471,7 @@ def create_app(token: str, address: str, any_host: bool = False):
         if request.args.get("token") == app.config["KITGEN_TOKEN"]:
             response.set_cookie(TOKEN_COOKIE, app.config["KITGEN_TOKEN"], httponly=True, samesite="Strict")
         response.headers.update({
-            "Content-Security-Policy": "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'; "
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
                                        "form-action 'self'; base-uri 'none'",
             "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
         return response

@@ -95,7 +95,9 @@ printers)</label>
 <progress id="progress" hidden>building</progress>
 <ul id="checks"></ul>
 <table id="words-checked" hidden><caption>Your words and what the check says of them</caption>
-<thead><tr><th scope="col">word</th><th scope="col">check</th></tr></thead><tbody></tbody></table>
+<thead><tr><th scope="col">word</th><th scope="col">line</th><th scope="col">check</th></tr></thead><tbody></tbody>
+</table>
+<ul id="pictures-checked" hidden aria-label="Your pictures and what the check says of them"></ul>
 <div id="downloads"></div>
 <div id="previews"></div>
 </section>
@@ -150,31 +152,46 @@ async function answer(response) {
   return body;
 }
 
-async function givenWords() {
-  // the words to show the check's messages beside: pasted, or the lines (first fields) of a text or CSV file
-  const file = $('deck-file').files[0];
-  if (kind() !== 'words' && kind() !== 'sheets') return [];
-  if ($('words').value.trim()) return $('words').value.split('\n');
-  if (!file || !/\.(txt|csv)$/i.test(file.name)) return [];
-  return (await file.text()).split(/\r?\n/).map((line) => line.split(/[,;\t]/)[0].replace(/^"|"$/g, ''));
+function noteLine(note) {
+  const line = document.createElement('span');
+  line.className = note.status.toLowerCase();
+  line.textContent = note.status + ' ' + note.text;
+  return line;
 }
 
-async function wordNotes(lines) {
-  const table = $('words-checked'), body = table.querySelector('tbody');
-  body.textContent = '';
-  const words = (await givenWords()).map((w) => w.trim()).filter(Boolean);
-  let rows = 0;
-  for (const word of words) {
-    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const named = new RegExp('(^|[^\\p{L}\\p{N}])' + escaped + '($|[^\\p{L}\\p{N}])', 'iu');
-    const notes = lines.filter((l) => l.status !== 'OK' && named.test(l.text));
-    if (!notes.length) continue;
-    const row = body.insertRow();
-    row.insertCell().textContent = word;
-    row.insertCell().textContent = notes.map((l) => l.status + ' ' + l.text).join('; ');
-    rows += 1;
+function entryNotes(result) {
+  // each word or picture beside what the check says of it: words with a remark in a table,
+  // every picture as a thumbnail (those with a remark first)
+  const table = $('words-checked'), body = table.querySelector('tbody'), gallery = $('pictures-checked');
+  body.textContent = ''; gallery.textContent = '';
+  const noted = result.entries.filter((e) => e.notes.some((n) => n.status !== 'OK'));
+  if (result.kind === 'pictures') {
+    for (const entry of [...noted, ...result.entries.filter((e) => !noted.includes(e))]) {
+      const figure = document.createElement('figure');
+      if (entry.thumbnail) {
+        const image = document.createElement('img');
+        image.src = entry.thumbnail; image.alt = entry.name;
+        figure.appendChild(image);
+      }
+      const caption = document.createElement('figcaption');
+      caption.textContent = entry.name;
+      for (const note of entry.notes) caption.append(document.createElement('br'), noteLine(note));
+      figure.appendChild(caption);
+      const item = document.createElement('li');
+      item.appendChild(figure);
+      gallery.appendChild(item);
+    }
+  } else {
+    for (const entry of result.entries.filter((e) => e.notes.length)) {
+      const row = body.insertRow();
+      row.insertCell().textContent = entry.name;
+      row.insertCell().textContent = entry.line == null ? '' : entry.line;
+      const notes = row.insertCell();
+      entry.notes.forEach((note, i) => { if (i) notes.append('; '); notes.appendChild(noteLine(note)); });
+    }
   }
-  table.hidden = rows === 0;
+  table.hidden = !body.rows.length;
+  gallery.hidden = !gallery.children.length;
 }
 
 async function check() {
@@ -188,7 +205,7 @@ async function check() {
       item.textContent = line.status + ' ' + line.text;
       $('checks').appendChild(item);
     }
-    await wordNotes(result.lines);
+    entryNotes(result);
     say(result.ok ? 'Every check passed: ready to build.' : 'Some checks failed: see below.', !result.ok);
   } catch (err) { say(err.message, true); }
 }
@@ -265,7 +282,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('check').addEventListener('click', check);
   $('kit-form').addEventListener('submit', build);
   $('kit-form').addEventListener('change', () => {     // what the check said was of the deck before
-    $('checks').textContent = ''; $('words-checked').hidden = true;
+    $('checks').textContent = ''; $('words-checked').hidden = true; $('pictures-checked').hidden = true;
   });
   showKind();
 });
@@ -282,7 +299,10 @@ button { font: inherit; padding: 0.5rem 1rem; margin: 0 0.5rem 0.5rem 0; }
 :focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
 [hidden] { display: none !important; }
 #status[role=alert] { color: #a51d2d; font-weight: bold; }
-li.fail { color: #a51d2d; } li.warn { color: #8a5a00; }
+li.fail, span.fail { color: #a51d2d; } li.warn, span.warn { color: #8a5a00; }
+#pictures-checked { display: flex; flex-wrap: wrap; gap: 0.5rem; list-style: none; padding: 0; }
+#pictures-checked figure { margin: 0; width: 7rem; font-size: 0.85rem; overflow-wrap: anywhere; }
+#pictures-checked img { width: 6rem; height: 6rem; object-fit: contain; border: 1px solid #999; background: #fff; }
 #previews { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 #previews figure { margin: 0; } #previews img { max-width: 10rem; border: 1px solid #999; }
 table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0.2rem 0.4rem; text-align: left; }

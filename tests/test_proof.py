@@ -1,5 +1,8 @@
 """kitgen proof, kitgen deck check and kitgen preview."""
 
+import base64
+import io
+import json
 import subprocess
 import sys
 
@@ -81,6 +84,55 @@ def test_deck_check_lists_every_problem(tmp_path):
     assert "2 word(s) do not fit" in result.stdout and "X" * 50 in result.stdout and "Y" * 51 in result.stdout
     assert "lacks characters of 1 word(s)" in result.stdout
     assert "WARN near-duplicates" in result.stdout and "Cat / Cats" in result.stdout
+
+
+def test_deck_check_json_has_its_lines_and_each_word_with_what_they_say_of_it(tmp_path):
+    deck = "name: Lesson\nlanguage: en\nwords:\n" + "".join(f"  - {w}\n" for w in WORDS + ["X" * 50, "Cat", "Cats",
+                                                                                           "cat", "\u0e41\u0e21"])
+    (tmp_path / "w.yaml").write_text(deck)
+    text = kitgen("deck", "check", "w.yaml", cwd=tmp_path)
+    result = kitgen("deck", "check", "--json", "w.yaml", cwd=tmp_path)
+    assert result.returncode == text.returncode == 3
+    report = json.loads(result.stdout)
+    assert report["kind"] == "words" and report["ok"] is False
+    assert [f"{line['status']:<4} {line['text']}" for line in report["lines"]] == text.stdout.splitlines()
+    entries = {e["name"]: e for e in report["entries"]}
+    assert list(entries) == WORDS + ["X" * 50, "Cat", "Cats", "\u0e41\u0e21"]     # each distinct word, in order
+    said = {name: [(n["status"], n["text"]) for n in e["notes"]] for name, e in entries.items() if e["notes"]}
+    assert said == {
+        "X" * 50: [("FAIL", "does not fit its card even at 9pt; shorten it")],
+        "Cat": [("FAIL", "written again: cat (line 37); keep one"),
+                ("WARN", "near-duplicate of Cats: they give each other away on one board")],
+        "Cats": [("WARN", "near-duplicate of Cat: they give each other away on one board")],
+        "\u0e41\u0e21": [("FAIL", "the font lacks \u0e21\u0e41")]}
+    assert entries["Cat"]["line"] == 35 and entries[WORDS[0]]["line"] == 4       # lines of the YAML file
+    assert "thumbnail" not in entries["Cat"]
+
+
+def test_deck_check_json_gives_each_picture_a_thumbnail(tmp_path):
+    from test_pictures import picture_folder, solid_png
+
+    folder = picture_folder(tmp_path / "pics")
+    (folder / "tiny.png").write_bytes(solid_png((200, 30, 30), (60, 40)))
+    (folder / "notes.txt").write_text("not a picture")
+    result = kitgen("deck", "check", "--json", "pics", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    entries = {e["name"]: e for e in report["entries"]}
+    assert len(entries) == 22 and report["kind"] == "pictures" and report["ok"] is True
+    assert entries["notes.txt"]["notes"] == [{"status": "NOTE", "text": "not a PNG, JPEG or SVG file; passed over"}]
+    assert entries["notes.txt"]["thumbnail"] is None
+    assert [n["status"] for n in entries["tiny.png"]["notes"]] == ["WARN"]
+    assert entries["tiny.png"]["notes"][0]["text"].endswith("dpi at its printed size (below 150); use a larger "
+                                                            "picture for a sharp print")
+    head, data = entries["tiny.png"]["thumbnail"].split(",", 1)
+    assert head == "data:image/png;base64"
+    small = Image.open(io.BytesIO(base64.b64decode(data)))
+    assert small.size == (60, 40) and small.convert("RGB").getpixel((30, 20)) == (200, 30, 30)
+    for name, entry in entries.items():
+        if name.endswith(".png") and name != "tiny.png":
+            shown = Image.open(io.BytesIO(base64.b64decode(entry["thumbnail"].split(",", 1)[1])))
+            assert max(shown.size) == 96, name                              # a large picture, made small
 
 
 def test_deck_check_bad_deck_is_one_line(tmp_path):

@@ -2,6 +2,7 @@
 kit byte for byte and its one-line messages; the token and the Host header guard every request;
 uploads are held to limits and never used as paths; two builds at once both succeed."""
 
+import base64
 import io
 import json
 import os
@@ -14,6 +15,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
@@ -278,6 +280,19 @@ def test_check_gives_the_lines_of_deck_check(client, tmp_path):
     assert any(line["status"] == "FAIL" and "Bank" in line["text"] for line in result["lines"])
 
 
+def test_check_puts_what_it_says_beside_each_word_of_a_yaml_deck(client):
+    data = ("name: Lesson\nwords:\n" + "".join(f"  - {w}\n" for w in WORDS + ["Apples", "bank"])).encode()
+    answer = post(client, "/check", {"deck": deck("Lesson 4.yaml", data)})
+    assert answer.status_code == 200, answer.data
+    result = answer.get_json()
+    assert result["kind"] == "words" and result["lines"][0]["text"].startswith("Lesson 4.yaml: 27 distinct words")
+    said = {e["name"]: (e["line"], [n["status"] + " " + n["text"] for n in e["notes"]])
+            for e in result["entries"] if e["notes"]}
+    assert said == {"Apple": (3, ["WARN near-duplicate of Apples: they give each other away on one board"]),
+                    "Bank": (4, ["FAIL written again: bank (line 30); keep one"]),
+                    "Apples": (29, ["WARN near-duplicate of Apple: they give each other away on one board"])}
+
+
 def test_two_builds_at_once_both_succeed(app):
     answers = {}
 
@@ -301,7 +316,7 @@ def test_the_page_builds_as_a_job_with_previews_and_downloads(client):
     state = finished(client, key)
     assert state["state"] == "done", state
     assert state["pages"] == state["of"] > 0                             # the build's pages, counted as drawn
-    assert state["previews"] == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
+    assert state["previews"] == ["codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf"]       # as drawn
     shown = client.get(f"/jobs/{key}/previews/keys.pdf?token={TOKEN}", base_url=f"http://{ADDRESS}")
     assert shown.mimetype == "image/png" and Image.open(io.BytesIO(shown.data)).size[0] > 100
     pdf = client.get(f"/jobs/{key}/files/kit.pdf?token={TOKEN}", base_url=f"http://{ADDRESS}")
@@ -395,6 +410,29 @@ def test_checking_pictures_names_each_low_resolution_picture_as_uploaded(client)
     assert lines[0] == {"status": "OK", "text": "the uploaded pictures: 20 distinct pictures, each opened and checked"}
     warned = [line["text"] for line in lines if line["status"] == "WARN"]
     assert len(warned) == 20 and all(re.match(r"Photo \d+\.PNG", text) for text in warned), warned
+    entries = answer.get_json()["entries"]
+    assert sorted(e["name"] for e in entries) == sorted(f"Photo {i}.PNG" for i in range(20))
+    for entry in entries:
+        assert [n["status"] for n in entry["notes"]] == ["WARN"] and "Photo" not in entry["notes"][0]["text"]
+        head, data = entry["thumbnail"].split(",", 1)
+        colour = int(entry["name"].split()[1].split(".")[0]) * 10
+        thumbnail = Image.open(io.BytesIO(base64.b64decode(data)))
+        assert head == "data:image/png;base64" and thumbnail.convert("L").getpixel((5, 5)) == colour
+
+
+def test_checking_a_zip_of_pictures_names_each_as_it_is_in_the_zip(client):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for i in range(20):
+            archive.writestr(f"class/Photo {i}.png", png((400, 400), colour=i * 12))
+        archive.writestr("class/read me.txt", b"not a picture")
+    answer = post(client, "/check", {"deck": (io.BytesIO(buffer.getvalue()), "Our Pictures.zip")})
+    assert answer.status_code == 200, answer.data
+    entries = {e["name"]: e for e in answer.get_json()["entries"]}
+    assert set(entries) == {f"class/Photo {i}.png" for i in range(20)} | {"class/read me.txt"}
+    assert entries["class/read me.txt"]["notes"] == [{"status": "NOTE",
+                                                      "text": "not a PNG, JPEG or SVG file; passed over"}]
+    assert entries["class/Photo 3.png"]["notes"] == [] and entries["class/Photo 3.png"]["thumbnail"]
 
 
 def test_kitgen_serve_opens_its_address_in_the_browser_and_stops_on_ctrl_c(tmp_path):
@@ -428,14 +466,48 @@ def test_a_port_in_use_is_one_line():
         running.stop()
 
 
-def test_the_page_hears_of_each_preview_as_it_is_drawn_and_the_api_draws_none():
-    steps, shown = [], {}
+def test_the_page_sees_each_parts_preview_while_the_kit_is_still_building_and_the_api_draws_none():
+    seen, shown = [], {}
     job = serve.Job(time.monotonic(), previews=shown)
-    step = lambda text: steps.append((text, job.state()["state"], list(shown)))   # noqa: E731
-    kit = serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], step, shown=shown)
-    assert steps == [("building the kit", "building", []), ("drawing previews", "building", [])]
-    assert list(shown) == kit.parts() == ["codenames.pdf", "keys.pdf", "rules.pdf", "tiles.pdf"]
-    assert job.state()["previews"] == kit.parts() and job.state()["state"] == "building"     # before the kit is set
+
+    def progress(drawn, pages):             # each page the build draws, and the previews there are by then
+        seen.append((drawn, pages, list(shown), job.state()["state"]))
+
+    steps = []
+    kit = serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], steps.append, progress, shown=shown)
+    assert steps == ["building the kit"]                      # no previews left to draw after the build
+    assert list(shown) == ["codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf"]      # in the order drawn
+    assert sorted(shown) == kit.parts()
+    pages = seen[-1][1]
+    first = {part: next(n for n, _, there, _ in seen if part in there) for part in shown if part != "rules.pdf"}
+    # each card part's preview was there while pages were still being drawn: half of them are kit.pdf's
+    assert all(n < pages // 2 + 2 for n in first.values()), (first, pages)
+    assert first["codenames.pdf"] < first["keys.pdf"] < first["tiles.pdf"]
+    assert all(state == "building" for *_, state in seen)
+    for part, png in shown.items():                           # each the first sheet of the part the kit holds
+        expected = pdfium.PdfDocument(kit.files[part])[0].render(scale=serve.PREVIEW_DPI / 72).to_pil()
+        assert Image.open(io.BytesIO(png)).convert("RGB").tobytes() == expected.convert("RGB").tobytes(), part
     quiet = []
     serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], quiet.append)
     assert quiet == ["building the kit"]
+
+
+def test_a_build_writes_each_part_where_kitgen_drawn_says_before_the_kit(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "lesson.csv").write_bytes(CSV)
+    told = []
+
+    def drawn(name):                       # the build is still going: the kit folder is not there yet
+        told.append((name, (folder / "drawn" / name).read_bytes()[:5], (folder / "out").exists()))
+
+    done = serve.run_kitgen(["build", "--deck=lesson.csv", "--keys=2", "--out=out"], folder, drawn=drawn)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert told == [(name, b"%PDF-", False) for name in ("codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf")]
+    for name, *_ in told:
+        assert (folder / "drawn" / name).read_bytes() == (folder / "out" / "lesson" / name).read_bytes()
+    deduction = tmp_path / "deduction"
+    deduction.mkdir()
+    parts = []
+    assert serve.run_kitgen(["build", "--game=deduction", "--out=out"], deduction, drawn=parts.append).returncode == 0
+    assert parts == ["board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "rules.pdf", "setup.pdf"]

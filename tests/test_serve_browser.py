@@ -68,7 +68,9 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
     assert "duplicate words" in browser.find_element(By.CSS_SELECTOR, "#checks li.fail").text
     beside = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
               for row in browser.find_elements(By.CSS_SELECTOR, "#words-checked tbody tr")]
-    assert [word for word, _ in beside] == ["Bank", "bank"] and beside[0][1].startswith("FAIL duplicate words")
+    assert beside == [["Bank", "3", "FAIL written again: bank (line 28); keep one"]]
+    assert browser.find_element(By.CSS_SELECTOR, "#words-checked span.fail").value_of_css_property("color") == \
+        "rgba(165, 29, 45, 1)"
     assert browser.find_element(By.ID, "status").get_attribute("role") == "alert"
     browser.find_element(By.ID, "build").click()
     wait(lambda: "duplicate" in browser.find_element(By.ID, "status").text)       # the CLI's line, on the page
@@ -98,6 +100,31 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
     requested = {e["params"]["request"]["url"] for e in events if e["method"] == "Network.requestWillBeSent"}
     base = server.url.split("?")[0]
     assert requested and all(url.startswith(base) for url in requested), requested
+
+
+def test_checking_pictures_shows_each_one_beside_what_the_check_says(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from PIL import Image
+
+    files = []
+    for i in range(20):
+        path = tmp_path / f"Photo {i}.png"
+        Image.new("RGB", (600, 600) if i else (50, 50), (i * 12, 40, 200 - i * 8)).save(path)
+        files.append(str(path))
+    browser.get(server.url)
+    browser.find_element(By.ID, "kind-pictures").click()
+    browser.find_element(By.ID, "picture-files").send_keys("\n".join(files))
+    browser.find_element(By.ID, "check").click()
+    figures = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#pictures-checked figure"))
+    assert len(figures) == 20
+    first = figures[0]              # the one with a remark comes first, its thumbnail drawn (CSP allows data:)
+    assert first.find_element(By.TAG_NAME, "figcaption").text.startswith("Photo 0.png\nWARN ")
+    image = first.find_element(By.TAG_NAME, "img")
+    assert image.get_attribute("alt") == "Photo 0.png"
+    assert wait(lambda: browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)) == 50
+    assert all(f.find_element(By.TAG_NAME, "figcaption").text == f"Photo {i}.png" for i, f in
+               zip(sorted(range(1, 20), key=lambda n: f"Photo {n}.png"), figures[1:]))
+    assert browser.find_element(By.ID, "words-checked").get_attribute("hidden")
 
 
 def test_the_page_works_with_a_keyboard_alone(server, browser):

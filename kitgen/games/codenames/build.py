@@ -161,6 +161,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         title = f"{kit.name}: {part.cards.title if isinstance(part, CardPart) else part.title}"
         data, _ = render([part], size, layout, font_names, kit.duplex, title, kit.id, progress.page, options)
         files.append(BuiltFile(f"{name}.pdf", data, _page_count(part, data)))
+        progress.part_drawn(f"{name}.pdf", data)
     files += per_card_files(kit, p, progress)
     data, starts = render(list(parts.values()), size, layout, font_names, kit.duplex, kit.name, kit.id,
                           progress.page, options)

@@ -50,6 +50,98 @@ def word_fits(words, layout, fonts: dict[str, str]) -> list[WordFit]:
     return sorted(report, key=lambda r: (-r.width, r.word))
 
 
+@dataclass
+class Entry:
+    """One word or picture of a deck (or a file passed over), with the notes that speak of it:
+    (status, text), status OK, FAIL, WARN or NOTE."""
+
+    name: str
+    line: int | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    picture: object = None              # the Picture, for its thumbnail
+
+
+@dataclass
+class DeckReport:
+    """What ``kitgen deck check`` says (docs/design.md §9.5): its lines in order, as (status,
+    text); every entry of the deck with the notes that name it; whether a check failed."""
+
+    kind: str                           # "words" or "pictures"
+    lines: list[tuple[str, str]]
+    entries: list[Entry]
+    failed: bool = False
+
+    def data(self, thumbnail=None) -> dict:
+        """The report as JSON data; ``thumbnail(picture)`` gives each picture's ``data:`` URL."""
+        entries = []
+        for entry in self.entries:
+            item = {"name": entry.name, "line": entry.line,
+                    "notes": [{"status": s, "text": t} for s, t in entry.notes]}
+            if self.kind == "pictures":
+                item["thumbnail"] = thumbnail(entry.picture) if thumbnail and entry.picture else None
+            entries.append(item)
+        return {"kind": self.kind, "ok": not self.failed,
+                "lines": [{"status": s, "text": t} for s, t in self.lines], "entries": entries}
+
+
+def words_report(path: str, deck, layout, fonts: dict[str, str]) -> DeckReport:
+    """The check of a words deck (loaded leniently): duplicates, glyphs, fit, near duplicates."""
+    entries = {word: Entry(word, deck.lines.get(word)) for word in deck.words}
+    lines = [("OK", f"{path}: {len(deck.words)} distinct words, language {deck.language}")]
+    failed = False
+    if deck.duplicates:
+        failed = True
+        lines.append(("FAIL", f"duplicate words (case and spaces ignored): {'; '.join(deck.duplicates)}"))
+        for word, copies in deck.repeats.items():
+            again = ", ".join(f"{copy} (line {line})" if line else copy for copy, line in copies)
+            entries[word].notes.append(("FAIL", f"written again: {again}; keep one"))
+    fits = word_fits(deck.words, layout, fonts)
+    missing = [f"{r.word} ({r.missing})" for r in fits if r.missing]
+    too_long = [r.word for r in fits if not r.fits and not r.missing]
+    shrunk = [f"{r.word} {r.size:g}pt" for r in fits if r.shrunk]
+    if missing:
+        failed = True
+        lines.append(("FAIL", f"the font lacks characters of {len(missing)} word(s): {', '.join(missing)}"))
+    if too_long:
+        failed = True
+        lines.append(("FAIL", f"{len(too_long)} word(s) do not fit even at the minimum size: {', '.join(too_long)}"))
+    if not missing and not too_long:
+        note = f" ({len(shrunk)} shrink to fit: {', '.join(shrunk[:8])}{', ...' if len(shrunk) > 8 else ''})" \
+            if shrunk else ""
+        lines.append(("OK", f"every word fits its card{note}"))
+    for r in fits:
+        if r.missing:
+            entries[r.word].notes.append(("FAIL", f"the font lacks {r.missing}"))
+        elif not r.fits:
+            entries[r.word].notes.append(("FAIL", f"does not fit its card even at {r.min_size:g}pt; shorten it"))
+        elif r.shrunk:
+            entries[r.word].notes.append(("OK", f"fits at {r.size:g}pt (shrunk from {r.max_size:g}pt)"))
+    pairs = near_duplicates(deck.words)
+    if pairs:
+        lines.append(("WARN", f"near-duplicates, which give each other away on one board: "
+                              f"{', '.join(f'{a} / {b}' for a, b, _ in pairs)}"))
+        for a, b, _ in pairs:
+            entries[a].notes.append(("WARN", f"near-duplicate of {b}: they give each other away on one board"))
+            entries[b].notes.append(("WARN", f"near-duplicate of {a}: they give each other away on one board"))
+    return DeckReport("words", lines, list(entries.values()), failed)
+
+
+def pictures_report(path: str, deck, box_w: float, box_h: float) -> DeckReport:
+    """The check of a picture deck (each picture already opened): files passed over, and
+    pictures too small to print sharp in a ``box_w`` x ``box_h`` box."""
+    from kitgen import pictures
+
+    entries = {picture.name: Entry(picture.name, picture=picture) for picture in deck.pictures}
+    lines = [("OK", f"{path}: {len(deck.pictures)} distinct pictures, each opened and checked")]
+    for name, why in deck.passed_over:
+        lines.append(("NOTE", f"{name}: {why}"))
+        entries[name] = Entry(name, notes=[("NOTE", why)])
+    for picture, why in pictures.blurred(deck.pictures, box_w, box_h):
+        lines.append(("WARN", f"{picture.name}: {why}"))
+        entries[picture.name].notes.append(("WARN", why))
+    return DeckReport("pictures", lines, list(entries.values()))
+
+
 def near_duplicates(words) -> list[tuple[str, str, str]]:
     """Pairs where one word is a simple plural of another (cat/cats, box/boxes,
     city/cities): on one board they would give each other away."""

@@ -26,6 +26,7 @@ class Deck:
     credits: str = ""
     lines: dict = field(default_factory=dict, compare=False)   # word -> line in the source file
     duplicates: tuple[str, ...] = ()     # when loaded leniently: each group of duplicates, described
+    repeats: dict = field(default_factory=dict, compare=False)   # word -> ((copy, line), ...) written again
 
 
 def builtin_dir() -> Path:
@@ -165,4 +166,5 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
                           source=source)
     if len(words) < MIN_WORDS:
         raise KitgenError(f"has {len(words)} distinct words; a kit needs at least {MIN_WORDS}", source=source)
-    return Deck(name, language, tuple(words), source, credits, lines, groups)
+    repeats = {group[0][0]: tuple(group[1:]) for group in duplicates.values()}
+    return Deck(name, language, tuple(words), source, credits, lines, groups, repeats)

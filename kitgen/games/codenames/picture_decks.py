@@ -22,7 +22,12 @@ class PictureDeck:
     pictures: tuple[Picture, ...]
     source: str
     credits: str = ""
-    notes: tuple[str, ...] = ()       # files passed over, and the like
+    passed_over: tuple[tuple[str, str], ...] = ()      # (file name, why) of each file in a folder not read
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The files passed over, as the build's and the check's notes."""
+        return tuple(f"{name}: {why}" for name, why in self.passed_over)
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -35,13 +40,13 @@ def builtin_path(name: str) -> Path | None:
     return path if path.exists() else None
 
 
-def _from_folder(folder: Path) -> tuple[list[Picture], list[str]]:
+def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
     pictures, notes = [], []
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if path.name.startswith(".") or path.is_dir():
             continue
         if path.suffix.lower() not in RASTER | VECTOR:
-            notes.append(f"{path.name}: not a PNG, JPEG or SVG file; passed over")
+            notes.append((path.name, "not a PNG, JPEG or SVG file; passed over"))
             continue
         pictures.append(read_picture(path.name, path.read_bytes(), path.suffix.lower() in VECTOR,
                                      source=str(path)))
@@ -111,7 +116,7 @@ def load(name_or_path: str | Path, relative_to: Path | None = None) -> PictureDe
     if not path.exists():
         raise KitgenError("no such picture folder or deck file; check the path", source=str(path))
     meta: dict = {}
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []
     if path.is_dir():
         pictures, notes = _from_folder(path)
     elif path.suffix.lower() in (".yaml", ".yml"):

@@ -188,6 +188,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     files = []
     data, _ = render([board_part], p.board_size, layout, font_names, "none", f"{theme.name}: board", theme.id)
     files.append(BuiltFile("board.pdf", data, len(pieces)))
+    progress.part_drawn("board.pdf", data)
     groups = {"cards.pdf": ("cases", "evidence"), "tiles.pdf": ("tiles",), "tokens.pdf": ("tokens",),
               "aids.pdf": ("aids",), "rules.pdf": ("rules",), "setup.pdf": ("setup", "slips")}
     starts = {}
@@ -196,6 +197,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
                              f"{theme.name}: {name[:-4]}", theme.id, progress.page, options)
         starts[name] = dict(zip(members, first))
         files.append(BuiltFile(name, data, data.count(b"/Type /Page\n")))
+        progress.part_drawn(name, data)
     shop = {name: p.card_sets[name] for name in ("cases", "evidence", "tiles")}
     files += percard.files(shop, layout, font_names, theme.name, kit.per_card, kit.png_dpi, progress)
     kit_parts = ([board_part] if p.board_size == size else []) + [parts[m] for ms in groups.values() for m in ms]
