@@ -306,6 +306,9 @@ li.fail, span.fail { color: #a51d2d; } li.warn, span.warn { color: #8a5a00; }
 #previews { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 #previews figure { margin: 0; } #previews img { max-width: 10rem; border: 1px solid #999; }
 table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0.2rem 0.4rem; text-align: left; }
+#checks li, td { overflow-wrap: anywhere; }
+#words-checked { width: 100%; table-layout: fixed; }
+#words-checked th:first-child { width: 32%; } #words-checked th:nth-child(2) { width: 3rem; }
 """
 
 

@@ -16,6 +16,7 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from PIL import Image
 
 from kitgen import serve
 
@@ -24,6 +25,8 @@ from browser import CHROMIUM, DRIVER, MISSING, chromium
 WORDS = ["Apple", "Bank", "Bat", "Crane", "Duck", "Egg", "Fork", "Goat", "Hat", "Ice", "Jam", "Kite", "Lamp",
          "Moon", "Nut", "Owl", "Pen", "Queen", "Rose", "Sun", "Tree", "Umbrella", "Van", "Wolf", "Yak", "Zebra"]
 SCREENSHOT = os.environ.get("KITGEN_SERVE_SCREENSHOT")     # a path: where to keep the page's screenshot (README's)
+CHECK_SCREENSHOT = os.environ.get("KITGEN_SERVE_CHECK_SCREENSHOT")     # and of what the check says
+LONG = "Pneumonoultramicroscopicsilicovolcanoconiosis"
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +62,7 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
     from selenium.webdriver.common.by import By
 
     deck = tmp_path / "Year 5 words.csv"
-    deck.write_text("word\n" + "\n".join(WORDS) + "\nbank\n", encoding="utf-8")
+    deck.write_text("word\n" + "\n".join(WORDS + ["bank", "Kites", LONG]) + "\n", encoding="utf-8")
     browser.get_log("performance")
     browser.get(server.url)
     browser.find_element(By.ID, "deck-file").send_keys(str(deck))
@@ -68,7 +71,22 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
     assert "duplicate words" in browser.find_element(By.CSS_SELECTOR, "#checks li.fail").text
     beside = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
               for row in browser.find_elements(By.CSS_SELECTOR, "#words-checked tbody tr")]
-    assert beside == [["Bank", "3", "FAIL written again: bank (line 28); keep one"]]
+    assert beside == [["Bank", "3", "FAIL written again: bank (line 28); keep one"],
+                      ["Kite", "13", "WARN near-duplicate of Kites: they give each other away on one board"],
+                      ["Kites", "29", "WARN near-duplicate of Kite: they give each other away on one board"],
+                      [LONG, "30", "FAIL does not fit its card even at 9pt; shorten it"]]
+    size = browser.get_window_size()
+    browser.set_window_size(390, 900)                # a phone: the long word wraps, nothing scrolls sideways
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    if CHECK_SCREENSHOT:
+        result = browser.find_element(By.CSS_SELECTOR, "section")
+        browser.set_window_size(390, browser.execute_script("return document.body.scrollHeight") + 140)
+        browser.save_screenshot(CHECK_SCREENSHOT)
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", result)
+        ratio = browser.execute_script("return window.devicePixelRatio")
+        with Image.open(CHECK_SCREENSHOT) as shot:
+            shot.crop((0, int(top * ratio), shot.width, shot.height)).save(CHECK_SCREENSHOT)
+    browser.set_window_size(size["width"], size["height"])
     assert browser.find_element(By.CSS_SELECTOR, "#words-checked span.fail").value_of_css_property("color") == \
         "rgba(165, 29, 45, 1)"
     assert browser.find_element(By.ID, "status").get_attribute("role") == "alert"
