@@ -84,7 +84,7 @@ printers)</label>
 </fieldset>
 
 <div class="buttons">
-<button type="button" id="check">Check the deck</button>
+<button type="button" id="check" data-kind="words pictures sheets">Check the deck</button>
 <button type="submit" id="build">Build the kit</button>
 </div>
 </form>

@@ -172,8 +172,12 @@ def test_single_game_sheets_from_a_classroom_deck(server, browser):
     from selenium.webdriver.support.ui import Select
 
     browser.get(server.url)
+    browser.find_element(By.ID, "kind-deduction").click()            # a theme of its own: no deck to check
+    assert not browser.find_element(By.ID, "check").is_displayed()
+    assert browser.find_element(By.ID, "players").is_displayed()
     browser.find_element(By.ID, "kind-sheets").click()
     assert not browser.find_element(By.ID, "paper").is_displayed() and browser.find_element(By.ID, "count").is_displayed()
+    assert browser.find_element(By.ID, "check").is_displayed()
     Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
     browser.find_element(By.ID, "count").send_keys("2")
     browser.find_element(By.ID, "build").click()
