@@ -99,7 +99,7 @@ class DuetPayload:
 
 def decode(text: str) -> Payload | DuetPayload:
     """Parse and structurally check a payload; KitgenError says what is wrong. A duet key's
-    payload (``D`` in the fifth field) gives a ``DuetPayload``, any other a ``Payload``."""
+    payload (``D`` in the fourth field) gives a ``DuetPayload``, any other a ``Payload``."""
     if not isinstance(text, str):
         raise KitgenError("a payload is text")
     text = text.strip()
@@ -113,7 +113,7 @@ def decode(text: str) -> Payload | DuetPayload:
 
     if fields[0] != PREFIX:
         bad(f"it should start with {PREFIX}: (the form is KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
-    if len(fields) > 4 and fields[4] == DUET:
+    if len(fields) > 3 and fields[3] == DUET:
         return _decode_duet(fields, bad)
     if len(fields) != 6:
         bad(f"it has {len(fields)} fields separated by ':', not 6 (KG1:KIT:N/TOTAL:R|B:ROWS:CHECK)")
