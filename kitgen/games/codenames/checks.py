@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kitgen.games.codenames import key_deck
+from kitgen.games.codenames import duet_keys, key_deck
 from kitgen.games.codenames.decks import identity
 from kitgen.games.codenames.editions import Edition
 
@@ -199,4 +199,42 @@ def key_deck_report(deck: list, edition: Edition) -> KeyDeckReport:
             if turned in seen:
                 report.rotation_clashes.append((seen[turned], key.number))
         seen[key.grid] = key.number
+    return report
+
+
+@dataclass
+class DuetDeckReport:
+    count: int
+    assassins: dict[str, list[int]]       # side "A" or "B" -> how often each cell is that side's assassin
+    overlap_errors: list[str] = field(default_factory=list)
+    clashes: list[tuple[int, int]] = field(default_factory=list)   # (earlier key, key equivalent to it)
+
+    @property
+    def assassin_cap(self) -> int:
+        return math.ceil(duet_keys.ASSASSINS * self.count / duet_keys.CELLS)
+
+    @property
+    def ok(self) -> bool:
+        return (not self.overlap_errors and not self.clashes
+                and max(max(per_cell) for per_cell in self.assassins.values()) <= self.assassin_cap)
+
+
+def duet_deck_report(deck: list) -> DuetDeckReport:
+    """The properties of docs/design.md §3.8, measured on a generated duet deck: the overlap table
+    on every key, no key equivalent to an earlier one, each side's assassins per cell."""
+    report = DuetDeckReport(len(deck), {side: [0] * duet_keys.CELLS for side in "AB"})
+    want = Counter(duet_keys.OVERLAP)
+    seen: dict = {}
+    for key in deck:
+        pairs = Counter(tuple(cell) for cell in key.cells)
+        if pairs != want:
+            report.overlap_errors.append(f"key {key.number}")
+        for i, (a, b) in enumerate(key.cells):
+            report.assassins["A"][i] += a == duet_keys.ASSASSIN
+            report.assassins["B"][i] += b == duet_keys.ASSASSIN
+        for form in duet_keys.symmetries(key.side_a, key.side_b):
+            if form in seen:
+                report.clashes.append((seen[form], key.number))
+                break
+        seen[(key.side_a, key.side_b)] = key.number
     return report
