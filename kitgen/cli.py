@@ -266,8 +266,9 @@ def cli(ctx, debug):
               help="Double-sided printing: flip on the long or short edge, or none; fold: each front and its back "
                    "side by side on one side of the sheet, to fold and cut (default: long).")
 @click.option("--keys", type=int, metavar="N", help="Number of key cards (default: 40, pictures 60).")
-@click.option("--edition", type=click.Choice(["words", "pictures"]),
-              help="Without KIT.yaml: build the built-in kit of this edition (default: words).")
+@click.option("--edition", type=click.Choice(["words", "pictures", "duet"]),
+              help="Without KIT.yaml: build the built-in kit of this edition (default: words; duet: the "
+                   "two-player cooperative edition).")
 @click.option("--lang", metavar="LANG",
               help="Language of every printed label (en, ru, fa); without KIT.yaml or --deck, the built-in "
                    "kit of that language.")
@@ -335,7 +336,9 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     finally:
         progress.finish()
     counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
-              "kit.pdf": "everything, to print in one go", **BOX_FILES}
+              "tokens.pdf": "timer tokens", "kit.pdf": "everything, to print in one go", **BOX_FILES}
+    if kit.edition.cooperative:
+        counts["keys.pdf"] = "key cards: side A on the fronts, side B on the backs"
     page = next(f for f in files if f.name == "verify.html")
     click.echo(f"Built {kit.name} ({kit.id}) into {target}/")
     _echo_files(files, manifest, counts, kit.png_dpi, ("boxes.json", page.name))

@@ -7,17 +7,19 @@ from pathlib import Path
 
 from kitgen import __version__, fonts, layouts, output, pictures, scans
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import contents, key_payload, layout as layout_mod, picture_decks, texts, web
+from kitgen.games.codenames import contents, duet_keys, key_payload, layout as layout_mod, picture_decks, texts, web
 from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
-from kitgen.games.codenames.render import agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet
+from kitgen.games.codenames.render import (agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet,
+                                           timer_tokens)
+from kitgen.messages import label
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
 from kitgen.render import pdfx, percard, pod, press, qr, text
 from kitgen.render.document import CardPart, FreePart, PrintOptions, card_part, render
 from kitgen.units import mm
 
 # kitgen box (docs/design.md §8.12): the card sets that get a tuck box each, and those that get a stand
-BOXES = ("codenames", "keys", "tiles")
+BOXES = ("codenames", "keys", "tiles", "tokens")      # tokens: the duet edition's timer tokens
 STANDS = ("keys",)
 
 
@@ -27,7 +29,7 @@ def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     colours are checked against its ink limit and it carries the press conversion
     (press.for_press, docs/design.md §8.11)."""
     try:
-        layout = layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour) + extra)
+        layout = layout_mod.load(kit.layout_name, layout_overlays(kit.ink, kit.colour, kit.edition.cooperative) + extra)
     except KitgenError as err:
         if err.source is None:
             raise KitgenError(err.message, source=kit.origins.get("layout")) from None
@@ -35,14 +37,24 @@ def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
-def check_labels(layout, font_names: dict[str, str], messages, kit_name: str):
+def check_labels(layout, font_names: dict[str, str], messages, kit_name: str, edition=None):
     """Printed labels and the kit's name must have their glyphs; labels must fit their boxes."""
     missing = text.missing_glyphs(kit_name, font_names[layout.rules.body.font])
     if missing:
         raise KitgenError(f"the font lacks {missing!r} for the kit name {kit_name!r}; rename the kit")
     checks = [(layout.key_card.back_label, messages.labels.key_back),
               (layout.key_card.kit_id, "W" * 16)]
-    for key in ("red_agent", "blue_agent", "double_agent", "bystander", "assassin"):
+    tiles = ("red_agent", "blue_agent", "double_agent", "bystander", "assassin")
+    if edition is not None and edition.cooperative:           # docs/design.md §12
+        tiles = ("green_agent", "bystander", "assassin")
+        start = layout.key_card.start.box
+        for side in ("side_a", "side_b"):
+            checks.append((layouts.Node({**layout.duet.side, "box": start}), messages.labels[side]))
+            checks.append((layout.duet.guess, label(messages, "guessed_by", side=messages.labels[side])))
+        for key in ("timer", "extra_timer"):
+            token = layout.timer_token.label
+            checks.append((token, text.apply_case(messages.labels[key], token.case)))
+    for key in tiles:
         checks.append((layout.tile.label, text.apply_case(messages.labels[key], layout.tile.label.case)))
     for style, shown in checks:
         fitted = text.fit(shown, font_names[style.font], style.box[2], style.box[3], style.size, style.min_size)
@@ -87,23 +99,28 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     if strict:
         if not picture_deck:
             codename_cards.check_words(kit.deck.words, layout, font_names, kit.deck.source)
-        check_labels(layout, font_names, messages, kit.name)
+        check_labels(layout, font_names, messages, kit.name, kit.edition)
     secret = kit_secret(kit.seed)
-    payloads = [key_payload.encode(kit.id, key, secret) for key in kit_contents.key_cards]
+    encode = key_payload.encode_duet if kit.edition.cooperative else key_payload.encode
+    payloads = [encode(kit.id, key, secret) for key in kit_contents.key_cards]
     qr_texts = key_qr_texts(kit, payloads, layout)
     card_sets = draw_sets(kit, layout, font_names, messages, kit_contents, qr_texts)
     return Prepared(layout, size, messages, font_names, kit_contents, payloads, qr_texts, card_sets)
 
 
 def draw_sets(kit: Kit, layout, font_names, messages, kit_contents, qr_texts) -> dict:
-    """The kit's three card sets, drawn with ``layout``."""
+    """The kit's card sets, drawn with ``layout``: codename cards, keys, tiles (and the duet
+    edition's timer tokens)."""
     labels = messages.labels
+    tokens = {"tokens": timer_tokens.card_set(kit_contents.timer_tokens, layout, font_names, messages,
+                                              labels.timer_tokens)} if kit_contents.timer_tokens else {}
     return {
         "codenames": (picture_cards if isinstance(kit.deck, picture_decks.PictureDeck) else codename_cards).card_set(
             kit_contents.codename_cards, layout, font_names, labels.codename_cards),
         "keys": key_cards.card_set(kit_contents.key_cards, qr_texts, layout, font_names, kit.id, kit.edition,
                                   messages, labels.key_cards),
         "tiles": agent_tiles.card_set(kit_contents.tiles, layout, font_names, messages, labels.tiles),
+        **tokens,
     }
 
 
@@ -115,7 +132,8 @@ def pod_files(kit: Kit, p: Prepared, progress: Progress) -> tuple[list[BuiltFile
     layout = pod.for_service(load_layout(dataclasses.replace(kit, pdfx=None), (f"pod-{kit.pod}",)), kit.pdfx)
     sets = draw_sets(kit, layout, p.fonts, p.messages, p.contents, p.qr_texts)
     picture = isinstance(kit.deck, picture_decks.PictureDeck)
-    sections = {"codenames": "picture_card" if picture else "codename_card", "keys": "key_card", "tiles": "tile"}
+    sections = {"codenames": "picture_card" if picture else "codename_card", "keys": "key_card", "tiles": "tile",
+                "tokens": "timer_token"}
     return pod.files(kit.pod, sets, sections, layout, p.fonts, kit.name, progress)
 
 
@@ -202,11 +220,15 @@ def _page_count(part, data: bytes) -> int:
     return data.count(b"/Type /Page\n")
 
 
-def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_start: int | None = None) -> list:
+def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_start: int | None = None,
+                sides: int = 1) -> list:
     """The manifest's record of each key card of ``part``: its file, page, card and
-    cell rectangles (PDF points, cells in payload order) and its payload."""
+    cell rectangles (PDF points, cells in payload order) and its payload. A duet key
+    (``sides`` 2) also has ``side_b``: the page, card and cells of its back, side B as its
+    player sees it, cells top row first as printed there (docs/design.md §12)."""
     spec = part.cards.spec
     entries = []
+    backs = {}
     rects = {}              # a sheet's slots repeat on every sheet: each one's rectangles are worked out once
 
     def on_page(placement):
@@ -216,6 +238,12 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
         return rects[placement]
 
     for page_number, page in enumerate(part.pages, 1):
+        if sides == 2:
+            for index, placement in page.cards if page.side == "back" else page.backs:
+                card, cell_rects = on_page(placement)
+                backs[index] = {"page": page_number, **({"kit_page": kit_start + page_number - 1}
+                                                        if kit_start is not None else {}),
+                                "card": card, "cells": cell_rects}
         if page.side == "back":
             continue
         for index, placement in page.cards:
@@ -227,18 +255,21 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
             if payloads[index] != entry["payload"]:
                 entry["qr"] = payloads[index]          # the address a phone opens (--verify-url)
             entries.append(entry)
+    if sides == 2:
+        for entry in entries:
+            entry["side_b"] = backs[entry["number"] - first - 1]
     return entries
 
 
 def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
     cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
-    keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start)
+    keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start, sides=kit.edition.sides)
     sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name and "/" not in f.name]
     return {
         "tool": "kitgen",
         "version": __version__,
         "libraries": output.library_versions(pdfx=bool(kit.pdfx)),
-        "key_algorithm": ALGORITHM_VERSION,
+        "key_algorithm": duet_keys.ALGORITHM_VERSION if kit.edition.cooperative else ALGORITHM_VERSION,
         "kit": kit.id,
         "name": kit.name,
         "edition": kit.edition.name,

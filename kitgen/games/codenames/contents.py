@@ -1,12 +1,13 @@
-"""What goes in a kit, as plain data: codename cards, key cards and tiles."""
+"""What goes in a kit, as plain data: codename cards, key cards and tiles (and the duet
+edition's timer tokens)."""
 
 from kitgen.games.codenames import key_deck
 from kitgen.games.codenames.key_deck import kit_secret
-from kitgen.games.codenames.model import CodenameCard, Kit, KitContents, Tile
+from kitgen.games.codenames.model import CodenameCard, Kit, KitContents, Tile, TimerToken
 from kitgen.seeded import Stream
 
 TILE_FACES = {"red": ("R", "R"), "blue": ("B", "B"), "double": ("R", "B"),
-              "bystander": ("N", "N"), "assassin": ("A", "A")}
+              "bystander": ("N", "N"), "assassin": ("A", "A"), "green": ("G", "G")}
 
 
 def codename_cards(kit: Kit) -> tuple[CodenameCard, ...]:
@@ -22,8 +23,25 @@ def codename_cards(kit: Kit) -> tuple[CodenameCard, ...]:
 
 
 def tiles(kit: Kit) -> tuple[Tile, ...]:
-    return tuple(Tile(kind, *TILE_FACES[kind]) for kind, count in kit.edition.tiles().items() for _ in range(count))
+    """The edition's tiles; a duet bystander's faces say whose guess found it, A's or B's."""
+    guess = ("side_a", "side_b") if kit.edition.cooperative else ("", "")
+    return tuple(Tile(kind, *TILE_FACES[kind], guess if kind == "bystander" else ("", ""))
+                 for kind, count in kit.edition.tiles().items() for _ in range(count))
+
+
+def timer_tokens(kit: Kit) -> tuple[TimerToken, ...]:
+    """The duet edition's timer tokens: a standard game's, then the extras (none in other editions)."""
+    edition = kit.edition
+    return (TimerToken(),) * edition.timer_tokens + (TimerToken(extra=True),) * edition.extra_timer_tokens
+
+
+def key_cards(kit: Kit) -> tuple:
+    if kit.edition.cooperative:
+        from kitgen.games.codenames import duet_keys
+
+        return tuple(duet_keys.generate(kit.seed, kit.keys))
+    return tuple(key_deck.generate(kit.seed, kit.edition, kit.keys))
 
 
 def build(kit: Kit) -> KitContents:
-    return KitContents(codename_cards(kit), tuple(key_deck.generate(kit.seed, kit.edition, kit.keys)), tiles(kit))
+    return KitContents(codename_cards(kit), key_cards(kit), tiles(kit), timer_tokens(kit))

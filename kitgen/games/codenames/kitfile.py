@@ -22,7 +22,7 @@ PLUS_ONE = ("standard", "earned", "none")
 MAX_KEYS = 100_000
 MAX_CARDS = 5_000             # codename cards in one kit; a larger deck prints a selection (cards: N)
 DEFAULT_KIT = "classic-en"
-BUILTIN_KITS = {"words": "classic-en", "pictures": "classic-pictures"}
+BUILTIN_KITS = {"words": "classic-en", "pictures": "classic-pictures", "duet": "classic-duet"}
 
 
 def builtin_path(name: str = DEFAULT_KIT) -> Path:
@@ -31,13 +31,15 @@ def builtin_path(name: str = DEFAULT_KIT) -> Path:
 
 def kit_path(kit_file: str | None, edition: str | None, language: str | None = None) -> Path | None:
     """The kit file to load: the one given, else the built-in kit of the edition
-    (for the words edition, in the language asked for when there is one)."""
+    (for the words and duet editions, in the language asked for when there is one)."""
     if kit_file:
         if edition:
             raise KitgenError("give a kit file or --edition, not both (the kit file names its edition)")
         return Path(kit_file)
     if language and (edition or "words") == "words" and builtin_path(f"classic-{language}").exists():
         return builtin_path(f"classic-{language}")
+    if language and edition == "duet" and builtin_path(f"classic-duet-{language}").exists():
+        return builtin_path(f"classic-duet-{language}")
     return builtin_path(BUILTIN_KITS[edition or "words"])
 
 
@@ -75,6 +77,8 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
     if edition_name not in EDITIONS:
         fail(f"unknown edition {edition_name!r}; use one of {', '.join(EDITIONS)}", "edition")
     edition = EDITIONS[edition_name]
+    if edition.cooperative and "rules" in data:
+        fail("the duet edition's rules have no switches; remove rules", "rules")
 
     def load_deck(name: str, relative_to: Path | None):
         if edition.name == "pictures":

@@ -3,7 +3,6 @@
 from dataclasses import dataclass, field
 
 from kitgen.games.codenames.editions import Edition
-from kitgen.games.codenames.key_deck import KeyCard
 
 
 @dataclass(frozen=True)
@@ -46,9 +45,11 @@ class Kit:
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 
 
-def layout_overlays(ink: str, colour: str) -> tuple[str, ...]:
-    """The built-in layouts laid over a kit's layout for its print options."""
-    return (("ink-saver",) if ink == "saver" else ()) + (("cmyk",) if colour == "cmyk" else ())
+def layout_overlays(ink: str, colour: str, cooperative: bool = False) -> tuple[str, ...]:
+    """The built-in layouts laid over a kit's layout for its print options (the duet edition's
+    green agents have their own ink saver)."""
+    saver = ("ink-saver", "duet-ink-saver") if cooperative else ("ink-saver",)
+    return (saver if ink == "saver" else ()) + (("cmyk",) if colour == "cmyk" else ())
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,17 @@ class CodenameCard:
 
 @dataclass(frozen=True)
 class Tile:
-    kind: str                           # red, blue, double, bystander, assassin
-    front: str                          # cell type letter shown on the front (R, B, N, A)
+    kind: str                           # red, blue, double, bystander, assassin; green (duet)
+    front: str                          # cell type letter shown on the front (R, B, N, A, G)
     back: str
+    guess: tuple[str, str] = ("", "")   # a duet bystander: whose guess each face marks (side_a, side_b)
+
+
+@dataclass(frozen=True)
+class TimerToken:
+    """The duet edition's turns: one token a turn; ``extra`` tokens make a game easier."""
+
+    extra: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,5 +78,6 @@ class KitContents:
     """The cards of a kit, in print order."""
 
     codename_cards: tuple[CodenameCard, ...]
-    key_cards: tuple[KeyCard, ...]
+    key_cards: tuple                    # KeyCard, or duet_keys.DuetKey
     tiles: tuple[Tile, ...]
+    timer_tokens: tuple[TimerToken, ...] = ()

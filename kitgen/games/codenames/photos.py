@@ -88,21 +88,29 @@ _bases: dict = {}
 
 def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
     """The parts of a key card's front shared by every key of a team: lights, panel and the
-    starting team's mark."""
+    starting team's mark; a duet key's side (``team`` "side A" or "side B"): the panel and the
+    start box, filled or outlined, its letter left out (it depends on the language)."""
     key = (id(layout), team, rows, scale)
     if key not in _bases:
         card = layout.key_card
         width, height = card.size
         panel = _grey(paint.colour(layout, card.panel.colour))
         drawing = Drawing(width, height, scale, panel)
-        fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, team))
-        for x, y, w, h in key_cards.light_boxes(card, edition_for_rows(rows).light_edges, 0):
-            drawing.box(x, y, w, h, fill)
-        inset = card.panel.inset
-        drawing.box(inset, inset, width - 2 * inset, height - 2 * inset, panel)
         x, y, w, h = card.start.box
-        drawing.box(x, y, w, h, fill)
-        drawing.symbol(team, x + w / 2, y + h / 2, card.start.symbol * min(w, h), mark)
+        if team.startswith("side"):
+            side = layout.duet.side
+            dark = _grey(paint.colour(layout, side.background))
+            drawing.box(x, y, w, h, dark)
+            if team == "side B":
+                drawing.box(x + side.outline, y + side.outline, w - 2 * side.outline, h - 2 * side.outline, panel)
+        else:
+            fill, mark = (_grey(c) for c in cell_symbols.type_colours(layout, team))
+            for bx, by, bw, bh in key_cards.light_boxes(card, edition_for_rows(rows).light_edges, 0):
+                drawing.box(bx, by, bw, bh, fill)
+            inset = card.panel.inset
+            drawing.box(inset, inset, width - 2 * inset, height - 2 * inset, panel)
+            drawing.box(x, y, w, h, fill)
+            drawing.symbol(team, x + w / 2, y + h / 2, card.start.symbol * min(w, h), mark)
         if len(_bases) > 64:
             _bases.clear()
         _bases[key] = (layout, drawing.pixels)          # the layout is kept, so its id stays its own
@@ -110,9 +118,9 @@ def _base(layout, team: str, rows: int, scale: float) -> np.ndarray:
 
 
 def card_template(layout, grid: tuple[str, ...], team: str, qr_text: str, scale: float) -> np.ndarray:
-    """The front of a key card in grey, ``scale`` pixels per point, y down, trim only:
-    lights, panel, cells with their symbols and the QR. The number and kit id are left
-    out (their text depends on the kit's language)."""
+    """The front of a key card in grey (a duet key's side: ``team`` "side A" or "side B"), ``scale`` pixels per
+    point, y down, trim only: lights, panel, cells with their symbols and the QR. The number and
+    kit id are left out (their text depends on the kit's language)."""
     card = layout.key_card
     drawing = Drawing(*card.size, scale, 0)
     drawing.pixels = _base(layout, team, len(grid), scale).copy()

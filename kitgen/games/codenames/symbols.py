@@ -2,7 +2,8 @@
 
 Drawing (render/cell_symbols.py) and reading (verify.py) both use these numbers, in
 units of the symbol's half size, centred on the symbol:
-red a disc, blue a square, bystander a bar, assassin a cross."""
+red a disc, blue a square, bystander a bar, assassin a cross; the duet edition's green agent
+a disc, as red's (no duet key has red cells)."""
 
 import math
 
@@ -13,11 +14,12 @@ CROSS_REACH = 0.8           # each stroke runs from (-r, -r) to (r, r)
 CROSS_HALF_WIDTH = 0.26
 
 KINDS = "RBNA"
+DUET_KINDS = "GNA"
 
 
 def covers(kind: str, x: float, y: float) -> bool:
     """Whether the symbol of ``kind`` covers the point (x, y)."""
-    if kind == "R":
+    if kind in "RG":
         return x * x + y * y <= DISC_RADIUS * DISC_RADIUS
     if kind == "B":
         return abs(x) <= SQUARE_HALF and abs(y) <= SQUARE_HALF

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kitgen import scans
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import key_deck, key_payload, layout as layout_mod, photos, symbols
+from kitgen.games.codenames import duet_keys, key_deck, key_payload, layout as layout_mod, photos, symbols
 from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.games.codenames.model import layout_overlays
 from kitgen.games.codenames.render import cell_symbols
@@ -31,6 +31,7 @@ TEAM_INKS = 60 ** 2 * 3         # red and blue symbols whose colours differ by m
 CELL_INSET = 0.06               # of a cell's width, left out all round when it is matched (misregistration)
 TEMPLATE_MATCH = 0.3            # the least correlation of a cell with its drawing that reads it
 TEMPLATE_SOFTNESS = (0.0, 0.15, 0.3)   # blurs tried, in symbol half sizes
+SIDE_MARK = (0.15, 0.85)        # of a duet key's start box: where a filled box (side A) is dark, an outlined one not
 
 
 @dataclass(frozen=True)
@@ -97,14 +98,25 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
         problems.append(f"{label}: check code {parsed.check} does not match this seed "
                         "(a different kit, a wrong seed, or an altered key)")
         return problems
-    edition = edition_for_rows(len(parsed.grid))
-    deck_key = (secret.seed, edition.name, parsed.total)
+    duet = isinstance(parsed, key_payload.DuetPayload)
+    edition_name = duet_keys.EDITION if duet else edition_for_rows(len(parsed.grid)).name
+    deck_key = (secret.seed, edition_name, parsed.total)
     if deck_key not in _decks:
-        _decks[deck_key] = key_deck.generate(secret.seed, edition, parsed.total)
+        _decks[deck_key] = duet_keys.generate(secret.seed, parsed.total) if duet else \
+            key_deck.generate(secret.seed, edition_for_rows(len(parsed.grid)), parsed.total)
     key = _decks[deck_key][parsed.number - 1]
-    if (key.starting_team, key.grid) != (parsed.starting_team, parsed.grid):
+    if (duet and (key.side_a, key.side_b) != (parsed.side_a, parsed.side_b)) or \
+            (not duet and (key.starting_team, key.grid) != (parsed.starting_team, parsed.grid)):
         problems.append(f"{label} is not key {parsed.number} of this seed's deck")
     return problems
+
+
+def faces(parsed) -> dict[str, tuple[str, ...]]:
+    """What a key's printed face may show, by name: a key card's one grid; a duet key's side A
+    (its front) and side B as B's player sees it (its back; docs/design.md §12)."""
+    if isinstance(parsed, key_payload.DuetPayload):
+        return {"side A": parsed.side_a, "side B": duet_keys.half_turn(parsed.side_b)}
+    return {"": parsed.grid}
 
 
 # --- reading a printed grid --------------------------------------------------
@@ -113,7 +125,7 @@ class CardReader:
     """Reads the printed cells of one key card drawn flat (``photos.flatten``): ``image``
     shows the card's trim at ``scale`` pixels per point."""
 
-    def __init__(self, image, scale: float, layout, rows: int, cols: int):
+    def __init__(self, image, scale: float, layout, rows: int, cols: int, kinds: str = symbols.KINDS):
         from kitgen.games.codenames.render.key_cards import cell_boxes
 
         self.image = image
@@ -124,8 +136,9 @@ class CardReader:
         self.cells = cell_boxes(layout, rows, cols)
         self.symbol = layout.key_card.grid.symbol
         # each type's fill and symbol colours: ink saver prints pale fills and coloured symbols
+        self.kinds = kinds              # the types a key may hold: a duet key's green, bystander, assassin
         self.references = {k: tuple(tuple(255 * v for v in c.rgb()) for c in cell_symbols.type_colours(layout, k))
-                           for k in symbols.KINDS}
+                           for k in kinds}
         # the QR's quiet zone is paper: its colour in this image is the white reference
         quiet = [self._pixel(qx - size * 0.07, qy + size * f) for f in (0.2, 0.4, 0.6, 0.8)]
         quiet += [self._pixel(qx + size * f, qy - size * 0.07) for f in (0.25, 0.5, 0.75)]
@@ -148,6 +161,13 @@ class CardReader:
         half = self.symbol * min(w, h) / 2
         samples = [self._pixel(x + w / 2 + fx * half, y + h / 2 + fy * half) for fx in CENTRE for fy in CENTRE]
         return tuple(sorted(s[i] for s in samples)[len(samples) // 2] for i in range(3))
+
+    def side(self, box) -> str:
+        """Which side of a duet key this is, by its start box: side A's is filled, side B's only
+        outlined (docs/design.md §12); its corners are clear of the letter and the outline."""
+        x, y, w, h = box
+        lumas = sorted(_luma(self._normalized(self._pixel(x + f * w, y + g * h))) for f in SIDE_MARK for g in SIDE_MARK)
+        return "side A" if (lumas[1] + lumas[2]) / 2 < 128 else "side B"
 
     def _normalized(self, rgb) -> tuple[float, ...]:
         return tuple(min(255.0, c * 255.0 / max(w, 1)) for c, w in zip(rgb, self.white))
@@ -238,7 +258,9 @@ class CardReader:
         if max(max(n) - min(n) for n in map(self._normalized, fills)) > 60:
             centres = [self._centre(b) for b in self.cells]
             return "".join(self.by_colour(f, c) for f, c in zip(fills, centres))
-        read = [self.by_template(box, symbols.KINDS) for box in self.cells]
+        read = [self.by_template(box, self.kinds) for box in self.cells]
+        if "R" not in self.kinds:
+            return "".join(read)
         red, blue = self.references["R"][1], self.references["B"][1]
         if sum((a - b) ** 2 for a, b in zip(red, blue)) > TEAM_INKS:
             inks = {i: self._normalized(self._ink(box)) for i, (box, kind) in enumerate(zip(self.cells, read))
@@ -264,8 +286,8 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
 
 
 @lru_cache(maxsize=None)
-def _edition_layout(rows: int):
-    return layout_mod.load(edition_for_rows(rows).default_layout)
+def _edition_layout(rows: int, duet: bool = False):
+    return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout)
 
 
 UNREAD = ("its QR code is in view but could not be read: hold the phone flat above the cards, "
@@ -282,12 +304,26 @@ def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
         result.problems.append(err.message)
         return result, None
     parsed = key_payload.decode(text)
-    rows, cols = len(parsed.grid), len(parsed.grid[0])
-    card_layout = layout or _edition_layout(rows)
+    duet = isinstance(parsed, key_payload.DuetPayload)
+    shown = faces(parsed)
+    grid = next(iter(shown.values()))
+    rows, cols = len(grid), len(grid[0])
+    card_layout = layout or _edition_layout(rows, duet)
+    read, marked = {}, None
     try:
-        placed = photos.place(grey, code.corners, card_layout, parsed.grid, parsed.starting_team, code.text)
-        flat, scale, outside = photos.flatten(photo, placed, card_layout)
-        reader = CardReader(flat, scale, card_layout, rows, cols)
+        # a duet key's face is either side: each is tried as the template until the start box
+        # (filled or outlined) says that it is the side shown
+        for name in shown:
+            placed = photos.place(grey, code.corners, card_layout, shown[name], name if duet else parsed.starting_team,
+                                  code.text)
+            flat, scale, outside = photos.flatten(photo, placed, card_layout)
+            if outside:
+                break
+            reader = CardReader(flat, scale, card_layout, rows, cols, symbols.DUET_KINDS if duet else symbols.KINDS)
+            read[name] = (reader.read(), placed)
+            if duet and reader.side(card_layout.key_card.start.box) == name:
+                marked = name
+                break
     except ValueError:
         result.problems.append(f"{result.label}: the QR's corners are degenerate; take the photo again, "
                                "from straight above")
@@ -295,7 +331,13 @@ def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
     if outside:
         result.problems.append(f"{result.label}: part of its grid is outside the picture; take the whole card")
     else:
-        result.problems += compare_grid("".join(parsed.grid), reader.read(), cols, result.label)
+        # the side its start box shows, or (unread) the side it differs from least
+        name = marked or min(read, key=lambda n: sum(a != b for a, b in zip(read[n][0], "".join(shown[n]))))
+        placed = read[name][1]
+        label = f"{result.label} {name}".rstrip()
+        result.problems += compare_grid("".join(shown[name]), read[name][0], cols, label)
+        if duet and not result.problems:
+            result.remarks.append(f"{name}, as its player sees it")
     return result, (placed.matrix, card_layout, qr.modules_across(code.text), text)
 
 
@@ -389,7 +431,7 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
     """Check a payload string, an image file or a kitgen PDF; one result per card found."""
-    layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour)) \
+    layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour, secret.edition == "duet")) \
         if secret and secret.layout else None
     kind, value = scans.classify(target)
     if kind == "payload":

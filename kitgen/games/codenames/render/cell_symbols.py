@@ -4,7 +4,7 @@ their layout colours: on key cards, lights, tiles, the rules legend."""
 from kitgen.games.codenames import symbols
 from kitgen.render.paint import colour
 
-TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin"}
+TYPE_NAMES = {"R": "red", "B": "blue", "N": "bystander", "A": "assassin", "G": "green"}
 
 
 def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
@@ -12,7 +12,7 @@ def symbol(c, kind: str, cx: float, cy: float, size: float, fill):
     half = size / 2
     c.setFillColor(fill)
     c.setStrokeColor(fill)
-    if kind == "R":
+    if kind in "RG":                # a disc: a team's agent, or the duet edition's green agent
         c.circle(cx, cy, half * symbols.DISC_RADIUS, stroke=0, fill=1)
     elif kind == "B":
         s = half * symbols.SQUARE_HALF

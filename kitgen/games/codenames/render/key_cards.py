@@ -1,5 +1,7 @@
 """Key cards: the grid, the starting team's lights, the key number, the kit id
-and the QR, all on the spymaster-facing front; the back reveals nothing."""
+and the QR, all on the spymaster-facing front; the back reveals nothing. A duet key
+(docs/design.md §12) has a side on each face: side A on the front, side B on the back,
+each as its player sees the board, each with the side's letter and the same QR."""
 
 from kitgen.games.codenames.key_deck import KeyCard
 from kitgen.games.codenames.render import cell_symbols
@@ -43,10 +45,11 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
     cells = cell_boxes(layout, edition.rows, edition.cols)
     cell_w, cell_h = cells[0][2], cells[0][3]
     ink = {name: paint.colour(layout, name) for name in layout.colours}
-    team_colour = {k: cell_symbols.type_colours(layout, k) for k in "RBNA"}
+    kinds = "GNA" if edition.cooperative else "RBNA"
+    team_colour = {k: cell_symbols.type_colours(layout, k) for k in kinds}
     art = (repr(card), repr(team_colour), repr(ink))
     backgrounds = {team: forms.name("key front", team, edition.light_edges, *art) for team in "RB"}
-    cell_forms = {kind: forms.name("key cell", kind, cell_w, cell_h, *art) for kind in "RBNA"}
+    cell_forms = {kind: forms.name("key cell", kind, cell_w, cell_h, *art) for kind in kinds}
     back_form = forms.name("key back", messages.labels.key_back, fonts[card.back_label.font], *art)
 
     def background(c, team: str):
@@ -67,12 +70,12 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         paint.fill_box(c, (0, 0, cell_w, cell_h), fill, card.grid.radius)
         cell_symbols.symbol(c, kind, cell_w / 2, cell_h / 2, card.grid.symbol * min(cell_w, cell_h), mark)
 
-    def front(c, i: int):
+    def grid_and_labels(c, i: int, grid_cells: str):
+        """What a key's face has of its own: its cells' places, its QR, its number and the kit id."""
         key = keys[i]
-        forms.place(c, backgrounds[key.starting_team], whole, lambda c: background(c, key.starting_team))
-        for kind in sorted(set(key.cells)):            # defined in one order: the same bytes in any process
+        for kind in sorted(set(grid_cells)):           # defined in one order: the same bytes in any process
             forms.define(c, cell_forms[kind], (0, 0, cell_w, cell_h), lambda c: cell(c, kind))
-        forms.place_each(c, [(cell_forms[kind], x, y) for kind, (x, y, _, _) in zip(key.cells, cells)])
+        forms.place_each(c, [(cell_forms[kind], x, y) for kind, (x, y, _, _) in zip(grid_cells, cells)])
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, payloads[i], qx, qy, qsize, ink[card.qr.colour])
         # padded to the deck's width, so a volume of a long deck prints 0001/10000, not 1/10000
@@ -82,6 +85,14 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
             font = fonts[style.font]
             size = fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
             _draw_left(c, shown, font, size, style, ink[style.colour])
+
+    if edition.cooperative:
+        return _duet_set(keys, layout, fonts, messages, title, grid_and_labels, art)
+
+    def front(c, i: int):
+        key = keys[i]
+        forms.place(c, backgrounds[key.starting_team], whole, lambda c: background(c, key.starting_team))
+        grid_and_labels(c, i, key.cells)
 
     def back_art(c):
         style = card.back
@@ -108,6 +119,42 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         forms.place(c, back_form, whole, back_art)
 
     return CardSet("keys", title, card_spec(card), len(keys), front=front, back=back)
+
+
+def _duet_set(keys, layout, fonts: dict[str, str], messages, title: str, grid_and_labels, art) -> CardSet:
+    """Duet keys (docs/design.md §12): side A on the front, side B on the back, each drawn as its
+    player sees the board (``side_b_as_seen``: side B turned half round), on a plain panel with
+    the side's letter in the start box (side A's box filled, side B's outlined); the duplex
+    machinery puts each back behind its front."""
+    card, side = layout.key_card, layout.duet.side
+    width, height = card.size
+    bleed = card.bleed
+    whole = (-bleed, -bleed, width + bleed, height + bleed)
+    ink = {name: paint.colour(layout, name) for name in layout.colours}
+    letters = {"A": messages.labels.side_a, "B": messages.labels.side_b}
+    font = fonts[side.font]
+    backgrounds = {s: forms.name("duet side", s, letters[s], font, repr(side), *art) for s in "AB"}
+
+    def background(c, which: str):
+        paint.fill_box(c, (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed), ink[card.panel.colour])
+        x, y, w, h = card.start.box
+        if which == "A":
+            paint.fill_box(c, (x, y, w, h), ink[side.background], card.start.radius)
+        else:               # inside the box's edge, so the outline is as large as side A's box
+            half = side.outline / 2
+            paint.stroke_box(c, (x + half, y + half, w - side.outline, h - side.outline), ink[side.background],
+                             side.outline, max(card.start.radius - half, 0))
+        shown = letters[which]
+        size = text.fit(shown, font, w, h, side.size, side.min_size).size
+        text.draw(c, shown, font, size, (x, y, w, h), ink[side.colour if which == "A" else side.background])
+
+    def face(c, i: int, which: str):
+        forms.place(c, backgrounds[which], whole, lambda c: background(c, which))
+        key = keys[i]
+        grid_and_labels(c, i, "".join(key.side_a if which == "A" else key.side_b_as_seen))
+
+    return CardSet("keys", title, card_spec(card), len(keys), front=lambda c, i: face(c, i, "A"),
+                   back=lambda c, i: face(c, i, "B"))
 
 
 def _draw_left(c, shown: str, font: str, size: float, style, fill):

@@ -24,6 +24,8 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
     title, heading, body, bullet = set_as.title, set_as.heading, set_as.body, set_as.bullet
     legend = Style(body.font, body.size, max(body.leading, rules.legend_symbol + rules.legend.gap), body.colour,
                    space_after=rules.legend.space_after, indent=rules.legend.indent)
+    if edition == "duet":
+        return _duet_story(messages, set_as, legend, credits)
     text = messages.rules
     variants = text.variants
 
@@ -53,6 +55,29 @@ def story(layout, fonts: dict[str, str], messages, switches: RuleSwitches, editi
     flow.append(Block(text.tiles_help, body))
     if credits:
         flow.append(Block(messages.labels.credits, heading, keep_with_next=True))
+        flow += [Block(line, set_as.credits) for line in credits]
+    return flow
+
+
+def _duet_story(messages, set_as, legend: Style, credits: tuple[str, ...]) -> list[Block]:
+    """The duet edition's rules (docs/design.md §12): its own text, ``duet_rules``, with the
+    legend of its key cells and the help for its key card, tiles and timer tokens; no variants."""
+    text, labels = messages.duet_rules, messages.labels
+    title, heading, body = set_as.title, set_as.heading, set_as.body
+    flow = [Block(text.title, title, keep_with_next=True), Block(text.intro, body)]
+    for section in text.sections:
+        flow.append(Block(section.heading, heading, keep_with_next=True))
+        flow += [Block(paragraph, body) for paragraph in section.paragraphs]
+    flow.append(Block(labels.key_cards, heading, keep_with_next=True))
+    flow.append(Block(text.key_card_help, body))
+    for kind, key in (("G", "legend_green"), ("N", "legend_bystander"), ("A", "legend_assassin")):
+        flow.append(Block(labels[key], legend, kind=kind))
+    flow.append(Block(labels.tiles, heading, keep_with_next=True))
+    flow.append(Block(text.tiles_help, body))
+    flow.append(Block(labels.timer_tokens, heading, keep_with_next=True))
+    flow.append(Block(text.tokens_help, body))
+    if credits:
+        flow.append(Block(labels.credits, heading, keep_with_next=True))
         flow += [Block(line, set_as.credits) for line in credits]
     return flow
 
