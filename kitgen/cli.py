@@ -594,7 +594,7 @@ def verify(target, seed, manifest, dpi, location, commitment, salt):
 @click.option("--keys", type=int, metavar="N", help="Number of key cards (default: the kit's).")
 @click.option("--out", "out_dir", default="out", show_default=True, metavar="DIR",
               help="The proof goes to DIR/<kit id>-proof.pdf.")
-@click.option("--edition", type=click.Choice(["words", "pictures"]),
+@click.option("--edition", type=click.Choice(["words", "pictures", "duet"]),
               help="Without KIT.yaml: proof the built-in kit of this edition (default: words).")
 @click.option("--lang", metavar="LANG", help="Language of the labels; without KIT.yaml, that language's kit.")
 def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
@@ -644,7 +644,7 @@ def game(deck, edition, lang, seed, count, fmt, ink, layout, out_dir):
 
 @cli.command(short_help="Just a key-card deck, of any size, in PDF volumes.")
 @click.option("--count", default=40, show_default=True, type=click.IntRange(1, 100_000), help="How many key cards.")
-@click.option("--edition", type=click.Choice(["words", "pictures"]), default="words", show_default=True)
+@click.option("--edition", type=click.Choice(["words", "pictures", "duet"]), default="words", show_default=True)
 @click.option("--seed", metavar="TEXT", help="The seed of the deck (default: the built-in kit's).")
 @click.option("--lang", metavar="LANG", help="Language of the labels.")
 @click.option("--paper", metavar="a4|letter|WxHmm", help="Paper size (default a4).")

@@ -21,12 +21,13 @@ PAGE = """<!doctype html>
 <legend>What to make</legend>
 <label><input type="radio" id="kind-words" name="kind" value="words" checked> A words kit (codename cards with words)</label>
 <label><input type="radio" id="kind-pictures" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
+<label><input type="radio" id="kind-duet" name="kind" value="duet"> A duet kit (two players together, two-sided keys)</label>
 <label><input type="radio" id="kind-deduction" name="kind" value="deduction"> The deduction game</label>
 <label><input type="radio" id="kind-sheets" name="kind" value="sheets"> Single-game sheets for a lesson (boards and
 their keys)</label>
 </fieldset>
 
-<fieldset data-kind="words sheets">
+<fieldset data-kind="words duet sheets">
 <legend>Your words</legend>
 <label for="words">Paste words, one a line (at least 25)</label>
 <textarea id="words" rows="8" autocomplete="off" spellcheck="false"></textarea>
@@ -42,7 +43,7 @@ their keys)</label>
 <input id="picture-files" type="file" multiple accept=".png,.jpg,.jpeg,.svg,.zip,.yaml,.yml">
 </fieldset>
 
-<fieldset data-kind="words pictures sheets">
+<fieldset data-kind="words pictures duet sheets">
 <legend>Or a deck that comes with kitgen</legend>
 <label for="builtin">Built-in or classroom deck</label>
 <select id="builtin"><option value="">(none: use mine above)</option>{decks}</select>
@@ -53,7 +54,7 @@ their keys)</label>
 <label for="lang">Language of the labels</label>
 <select id="lang" name="lang"><option value="">the deck's</option><option value="en">English</option>
 <option value="ru">Russian</option><option value="fa">Persian</option></select>
-<div data-kind="words pictures deduction">
+<div data-kind="words pictures duet deduction">
 <label for="paper">Paper</label>
 <select id="paper" name="paper"><option value="">A4</option><option value="letter">US Letter</option></select>
 <label for="duplex">Double-sided printing</label>
@@ -63,7 +64,7 @@ their keys)</label>
 </div>
 <label class="inline"><input id="ink" name="ink" type="checkbox" value="saver"> Ink saver (for black and white
 printers)</label>
-<div data-kind="words pictures">
+<div data-kind="words pictures duet">
 <label for="keys">Number of key cards</label>
 <input id="keys" name="keys" type="number" min="1" max="100000" inputmode="numeric" placeholder="40">
 </div>
@@ -84,7 +85,7 @@ printers)</label>
 </fieldset>
 
 <div class="buttons">
-<button type="button" id="check" data-kind="words pictures sheets">Check the deck</button>
+<button type="button" id="check" data-kind="words pictures duet sheets">Check the deck</button>
 <button type="submit" id="build">Build the kit</button>
 </div>
 </form>
@@ -122,9 +123,9 @@ function formData() {
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
   const k = kind();
   if (k === 'sheets') add('make', 'game');
-  if (k === 'deduction') add('game', 'deduction'); else add('edition', k === 'pictures' ? k : 'words');
+  if (k === 'deduction') add('game', 'deduction'); else add('edition', k === 'pictures' || k === 'duet' ? k : 'words');
   let given = false;
-  if (k === 'words' || k === 'sheets') {
+  if (k === 'words' || k === 'duet' || k === 'sheets') {
     if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }
     for (const file of $('deck-file').files) { data.append('deck', file); given = true; }
   } else if (k === 'pictures') {

@@ -228,3 +228,39 @@ def test_the_duet_rules_have_no_switches(tmp_path):
                                    "remove rules")
     assert not (tmp_path / "o").exists()
 
+
+
+def test_a_deck_of_a_thousand_duet_keys_alone_every_key_the_seeds_and_right(tmp_path):
+    """kitgen keys --edition duet: every key's payload in the manifest is the seed's key, meets the
+    overlap table (decode checks it) and has its side B face; a volume verifies."""
+    done = kitgen("keys", "--edition", "duet", "--count", "1000", "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "o" / "classic-duet-keys-1000"
+    entries = manifest(folder)["keys"]
+    deck = duet_keys.generate(SEED, 1000)
+    assert len(entries) == 1000
+    for entry, key in zip(entries, deck):
+        parsed = key_payload.decode(entry["payload"])
+        assert (parsed.side_a, parsed.side_b) == (key.side_a, key.side_b)
+        assert Counter(a + b for a, b in zip("".join(parsed.side_a), "".join(parsed.side_b))) == Counter(
+            {f"{a}{b}": n for (a, b), n in duet_keys.OVERLAP.items()})
+        assert entry["side_b"]["page"] == entry["page"] + 1
+    small = kitgen("keys", "--edition", "duet", "--count", "30", "--volume-pages", "4", "--out", "v", cwd=tmp_path)
+    assert small.returncode == 0, small.stderr
+    volume = tmp_path / "v" / "classic-duet-keys-30"
+    done = kitgen("verify", "keys-002.pdf", "--kit", "manifest.json", cwd=volume)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "12 key card(s) checked: 12 passed, 0 failed"
+
+
+def test_the_proof_of_a_duet_kit_checks_its_deck_and_shows_both_faces_of_every_key(tmp_path):
+    done = kitgen("proof", "--edition", "duet", "--keys", "6", "--out", "p", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ("PASS each side 9 green / 3 assassins / 13 bystanders, sides overlapping as the edition's table, "
+            "15 green agents in all, on all 6 keys") in done.stdout
+    assert "PASS no key equals another, turned or with its sides swapped" in done.stdout
+    assert "PASS assassins at most 1 (side A) and 1 (side B) time(s) on one cell (cap ceil(3N/25) = 1)" in done.stdout
+    document = pdfium.PdfDocument(str(tmp_path / "p" / "classic-duet-proof.pdf"))
+    text = "".join(page.get_textpage().get_text_range() for page in document)
+    assert "assassin, side A: 0\u20131 per cell" in text and "green agent, side B" in text
+    assert all(f"K{n}a" in text and f"K{n}b" in text for n in range(1, 7)) and "K back" not in text
+    assert "S11b" in text                               # the timer tokens' faces too

@@ -511,3 +511,16 @@ def test_a_build_writes_each_part_where_kitgen_drawn_says_before_the_kit(tmp_pat
     parts = []
     assert serve.run_kitgen(["build", "--game=deduction", "--out=out"], deduction, drawn=parts.append).returncode == 0
     assert parts == ["board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "rules.pdf", "setup.pdf"]
+
+
+def test_a_duet_kit_through_the_api_is_the_command_lines_kit(client, tmp_path):
+    answer = post(client, "/build", {"deck": deck(), "edition": "duet", "keys": "2"})
+    assert answer.status_code == 200, answer.data
+    got = unzipped(answer.data)
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    done = kitgen(["build", "--deck", "lesson.csv", "--edition", "duet", "--keys", "2", "--out", "out"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "out" / "lesson"
+    expected = {f"lesson/{p.relative_to(folder).as_posix()}": p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert got == expected and "lesson/tokens.pdf" in got
+    assert json.loads(got["lesson/manifest.json"])["edition"] == "duet"

@@ -145,6 +145,22 @@ def test_checking_pictures_shows_each_one_beside_what_the_check_says(server, bro
     assert browser.find_element(By.ID, "words-checked").get_attribute("hidden")
 
 
+def test_a_duet_kit_from_a_classroom_deck_previews_each_part_with_its_timer_tokens(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url)
+    browser.find_element(By.ID, "kind-duet").click()
+    assert browser.find_element(By.ID, "words").is_displayed() and browser.find_element(By.ID, "keys").is_displayed()
+    Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
+    browser.find_element(By.ID, "keys").send_keys("2")
+    browser.find_element(By.ID, "build").click()
+    wait(lambda: "ready" in browser.find_element(By.ID, "status").text)
+    assert [img.get_attribute("alt") for img in browser.find_elements(By.CSS_SELECTOR, "#previews img")] == [
+        f"the first sheet of {part}.pdf" for part in ("codenames", "keys", "tiles", "tokens", "rules")]
+    assert browser.find_element(By.LINK_TEXT, "Download tokens.pdf")
+
+
 def test_the_page_works_with_a_keyboard_alone(server, browser):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By

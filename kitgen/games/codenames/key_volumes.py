@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts
-from kitgen.games.codenames import key_deck, key_payload, kitfile, texts
+from kitgen.games.codenames import duet_keys, key_deck, key_payload, kitfile, texts
 from kitgen.games.codenames.build import key_entries, load_layout
 from kitgen.games.codenames.key_deck import KeyCard, kit_secret
 from kitgen.games.codenames.render import key_cards
@@ -53,10 +53,25 @@ def default_jobs() -> int:
 _job: dict = {}
 
 
-def _unpacked(packed: str, number: int, total: int, cols: int) -> KeyCard:
-    """A key from its packed form: the starting team, then the cells row by row."""
+def _unpacked(packed: str, number: int, total: int, cols: int, duet: bool = False):
+    """A key from its packed form: the starting team, then the cells row by row; a duet key
+    (docs/design.md §12): side A's cells, then side B's, row by row."""
+    if duet:
+        half = len(packed) // 2
+        side_a, side_b = (tuple(s[r:r + cols] for r in range(0, half, cols)) for s in (packed[:half], packed[half:]))
+        return duet_keys.DuetKey(number, total, side_a, side_b)
     cells = packed[1:]
     return KeyCard(number, total, packed[0], tuple(cells[r:r + cols] for r in range(0, len(cells), cols)))
+
+
+def _packed_deck(kit, count: int) -> tuple[str, int]:
+    """The deck as one string and each key's width in it: a key's starting team and its cells (26
+    characters for 25 cells), or a duet key's two sides (50): a 100,000-key deck is a few MB, and
+    a worker is sent only its volume's part."""
+    if kit.edition.cooperative:
+        return "".join("".join(a) + "".join(b) for a, b in duet_keys.draw(kit.seed, count)), 2 * kit.edition.cells
+    return "".join(first + "".join(grid) for first, grid in key_deck.draw(kit.seed, kit.edition, count)), \
+        1 + kit.edition.cells
 
 
 def _volume(task: tuple[int, int, str]) -> tuple[Volume, str]:
@@ -66,16 +81,17 @@ def _volume(task: tuple[int, int, str]) -> tuple[Volume, str]:
     number, start, packed = task
     job = _job
     kit, layout, fonts, size = job["kit"], job["layout"], job["fonts"], job["size"]
-    width = 1 + kit.edition.cells
-    chunk = tuple(_unpacked(packed[at:at + width], start + i + 1, job["count"], kit.edition.cols)
+    width, duet = job["width"], kit.edition.cooperative
+    chunk = tuple(_unpacked(packed[at:at + width], start + i + 1, job["count"], kit.edition.cols, duet)
                   for i, at in enumerate(range(0, len(packed), width)))
-    payloads = [key_payload.encode(kit.id, key, job["secret"]) for key in chunk]
+    encode = key_payload.encode_duet if duet else key_payload.encode
+    payloads = [encode(kit.id, key, job["secret"]) for key in chunk]
     cards = key_cards.card_set(chunk, payloads, layout, fonts, kit.id, kit.edition, job["messages"], "keys")
     part = card_part(cards, layout, size, kit.duplex)
     name = f"keys-{number:03d}.pdf"
     data, _ = render([part], size, layout, fonts, kit.duplex, f"{kit.name}: keys, volume {number}", kit.id)
     job["writer"].write(name, data)
-    entries = key_entries(part, job["cells"], payloads, name, first=start)
+    entries = key_entries(part, job["cells"], payloads, name, first=start, sides=kit.edition.sides)
     lines = "".join(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + ",\n" for entry in entries)
     volume = Volume(name, len(part.pages), hashlib.sha256(data).hexdigest())
     del cards, part, data, entries
@@ -101,14 +117,11 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     progress.start(-(-count // per_sheet) * sides)
     volumes = []
     with KitWriter(target) as writer:
-        # the deck as one string, each key its starting team and its cells (26 characters for 25
-        # cells): a 100,000-key deck is 2.6 MB, and a worker is sent only its volume's part
-        deck = "".join(first + "".join(grid) for first, grid in key_deck.draw(kit.seed, kit.edition, count))
-        width = 1 + kit.edition.cells
+        deck, width = _packed_deck(kit, count)
         tasks = ((number, start, deck[start * width:(start + per_volume) * width])
                  for number, start in enumerate(range(0, count, per_volume), 1))
         _job.update(kit=kit, layout=layout, fonts=fonts, size=size, writer=writer, secret=kit_secret(kit.seed),
-                    count=count, messages=texts.load(kit.language),
+                    count=count, width=width, messages=texts.load(kit.language),
                     cells=key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols))
         # what exists now (fonts, layout, deck) lives to the end: kept out of the collections that
         # free each volume (they then look at that volume's objects alone), and out of the pages a

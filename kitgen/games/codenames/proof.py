@@ -36,7 +36,7 @@ class Proof:
     prepared: Prepared
     fits: list
     near: list
-    keys: checks.KeyDeckReport
+    keys: object                # checks.KeyDeckReport, or a duet edition's checks.DuetDeckReport
     glyph_gaps: list[str]
     results: list[Check] = field(default_factory=list)
 
@@ -46,14 +46,15 @@ class Proof:
 
 
 def _label_texts(messages) -> list[str]:
-    """Every printed label and the rules text, to check their glyphs."""
+    """Every printed label and the rules text (both editions' rules, the duet's too), to check
+    their glyphs."""
     texts = list(messages.labels.values())
-    rules = messages.rules
-    texts += [rules.title, rules.intro, rules.key_card_help, rules.tiles_help]
-    for section in rules.sections:
-        texts.append(section.heading)
-        texts += _every_edition(section.paragraphs)
-    texts += _every_edition(rules.variants.values())
+    for rules in (messages.rules, messages.duet_rules):
+        texts += [rules.title, rules.intro, rules.key_card_help, rules.tiles_help, rules.get("tokens_help")]
+        for section in rules.sections:
+            texts.append(section.heading)
+            texts += _every_edition(section.paragraphs)
+    texts += _every_edition(messages.rules.variants.values())
     return [t for t in texts if isinstance(t, str)]
 
 
@@ -68,7 +69,8 @@ def examine(kit: Kit) -> Proof:
     picture_deck = isinstance(kit.deck, picture_decks.PictureDeck)
     fits = [] if picture_deck else checks.word_fits(kit.deck.words, prepared.layout, prepared.fonts)
     near = [] if picture_deck else checks.near_duplicates(kit.deck.words)
-    report = checks.key_deck_report(list(prepared.contents.key_cards), kit.edition)
+    deck = list(prepared.contents.key_cards)
+    report = checks.duet_deck_report(deck) if kit.edition.cooperative else checks.key_deck_report(deck, kit.edition)
     # a label may be drawn in any of the layout's fonts: each must have every character
     gaps = sorted({ch for t in _label_texts(prepared.messages) + [kit.name]
                    for font in set(prepared.fonts.values()) for ch in missing_glyphs(t, font)})
@@ -109,6 +111,9 @@ def _label_and_key_checks(kit, add, gaps, report):
     add(Check("FAIL" if gaps else "PASS",
               f"labels and rules text: the font lacks {''.join(gaps)!r}" if gaps
               else "labels and rules text: every character is in the font"))
+    if kit.edition.cooperative:
+        _duet_key_checks(add, report)
+        return
     add(Check("PASS" if not report.split_errors else "FAIL",
               f"key split {kit.edition.starting_agents}/{kit.edition.other_agents}/{kit.edition.bystanders}/"
               f"{kit.edition.assassins} on all {report.count} keys" if not report.split_errors
@@ -121,6 +126,22 @@ def _label_and_key_checks(kit, add, gaps, report):
     worst = max(report.per_cell["A"])
     add(Check("PASS" if worst <= report.assassin_cap else "FAIL",
               f"assassin at most {worst} time(s) on one cell (cap ceil(N/{report.cells}) = {report.assassin_cap})"))
+
+
+def _duet_key_checks(add, report):
+    """The duet deck's properties (docs/design.md §3.8): each side's split and the overlap of the
+    sides on every key, no key a form of another, each side's assassins spread over the cells."""
+    add(Check("PASS" if not report.overlap_errors else "FAIL",
+              f"each side 9 green / 3 assassins / 13 bystanders, sides overlapping as the edition's table, "
+              f"15 green agents in all, on all {report.count} keys" if not report.overlap_errors
+              else f"sides wrong on {', '.join(report.overlap_errors[:10])}"))
+    add(Check("PASS" if not report.clashes else "FAIL",
+              "no key equals another, turned or with its sides swapped" if not report.clashes
+              else f"keys equal to another: {report.clashes[:5]}"))
+    worst = {side: max(counts) for side, counts in report.assassins.items()}
+    add(Check("PASS" if max(worst.values()) <= report.assassin_cap else "FAIL",
+              f"assassins at most {worst['A']} (side A) and {worst['B']} (side B) time(s) on one cell "
+              f"(cap ceil(3N/25) = {report.assassin_cap})"))
 
 
 class Sheet:
@@ -261,9 +282,58 @@ def _glyphs(sheet: Sheet):
                                             if proof.glyph_gaps else "every character is in the font"))
 
 
+def _heat_grid(sheet: Sheet, title: str, counts: list[int], kind: str, gx: float, gy: float, cols: int):
+    """One heat map: a grid of cells tinted by how often each holds ``kind``, with the counts."""
+    layout = sheet.proof.prepared.layout
+    cell = sheet.style.heat_map.cell
+    peak = max(counts) or 1
+    base = paint.colour(layout, layout.types[TYPE_NAMES[kind]].colour)
+    paper = paint.colour(layout, "paper")
+    sheet.c.setFillColor(sheet.ink)
+    sheet.c.setFont(sheet.bold, sheet.sizes.body)
+    sheet.c.drawString(gx, gy + 4, f"{title}: {min(counts)}\u2013{max(counts)} per cell")
+    for i, n in enumerate(counts):
+        r, c = divmod(i, cols)
+        share = n / peak
+        tint = paint.Color(1 - share * (1 - base.red), 1 - share * (1 - base.green), 1 - share * (1 - base.blue))
+        x, y = gx + c * cell, gy - (r + 1) * cell
+        paint.fill_box(sheet.c, (x, y, cell - 1, cell - 1), tint)
+        sheet.c.setFillColor(paper if share > 0.6 and kind in "ARBG" else sheet.ink)
+        sheet.c.setFont(sheet.font, sheet.sizes.figure)
+        sheet.c.drawCentredString(x + cell / 2 - 0.5, y + cell / 2 - 2.5, str(n))
+
+
+def _duet_heatmaps(sheet: Sheet):
+    """The duet deck: how often each cell is each side's assassin and green agent, in side A's
+    orientation (docs/design.md §3.8)."""
+    proof, report = sheet.proof, sheet.proof.keys
+    sheet.new_page()
+    sheet.line("Key deck", "heading", bold=True)
+    sheet.line(f"{report.count} duet keys \u00b7 uniqueness (turns and swapped sides): "
+               f"{'no clashes' if not report.clashes else 'CLASHES'} \u00b7 assassin cap per cell and side "
+               f"{report.assassin_cap}")
+    sheet.line("How often each cell holds each type, both sides in side A's orientation (numbers are counts):")
+    heat = sheet.style.heat_map
+    top = sheet.y - heat.top
+    greens = {side: [0] * 25 for side in "AB"}
+    for key in proof.prepared.contents.key_cards:
+        for i, (a, b) in enumerate(key.cells):
+            greens["A"][i] += a == "G"
+            greens["B"][i] += b == "G"
+    maps = [("assassin, side A", report.assassins["A"], "A"), ("assassin, side B", report.assassins["B"], "A"),
+            ("green agent, side A", greens["A"], "G"), ("green agent, side B", greens["B"], "G")]
+    for k, (title, counts, kind) in enumerate(maps):
+        gx = sheet.margin + (k % 2) * (5 * heat.cell + heat.gap)
+        gy = top - (k // 2) * (5 * heat.cell + heat.row_gap)
+        _heat_grid(sheet, title, counts, kind, gx, gy, 5)
+    sheet.y = top - 2 * (5 * heat.cell + heat.row_gap)
+
+
 def _heatmaps(sheet: Sheet):
     proof, report = sheet.proof, sheet.proof.keys
     layout = proof.prepared.layout
+    if proof.kit.edition.cooperative:
+        return _duet_heatmaps(sheet)
     sheet.new_page()
     sheet.line("Key deck", "heading", bold=True)
     sheet.line(f"{report.count} keys \u00b7 starting team red {report.starting['R']}, blue {report.starting['B']} "
@@ -274,25 +344,10 @@ def _heatmaps(sheet: Sheet):
     cell = heat.cell
     x0 = margin
     top = sheet.y - heat.top
-    paper = paint.colour(layout, "paper")
     for k, kind in enumerate("ARBN"):
-        counts = report.per_cell[kind]
-        peak = max(counts) or 1
-        base = paint.colour(layout, layout.types[TYPE_NAMES[kind]].colour)
         gx = x0 + (k % 2) * (report.cols * cell + heat.gap)
         gy = top - (k // 2) * (report.rows * cell + heat.row_gap)
-        sheet.c.setFillColor(sheet.ink)
-        sheet.c.setFont(sheet.bold, sizes.body)
-        sheet.c.drawString(gx, gy + 4, f"{TYPE_NAMES[kind]}: {min(counts)}\u2013{max(counts)} per cell")
-        for i, n in enumerate(counts):
-            r, c = divmod(i, report.cols)
-            share = n / peak
-            tint = paint.Color(1 - share * (1 - base.red), 1 - share * (1 - base.green), 1 - share * (1 - base.blue))
-            x, y = gx + c * cell, gy - (r + 1) * cell
-            paint.fill_box(sheet.c, (x, y, cell - 1, cell - 1), tint)
-            sheet.c.setFillColor(paper if share > 0.6 and kind in "ARB" else sheet.ink)
-            sheet.c.setFont(sheet.font, sizes.figure)
-            sheet.c.drawCentredString(x + cell / 2 - 0.5, y + cell / 2 - 2.5, str(n))
+        _heat_grid(sheet, TYPE_NAMES[kind], report.per_cell[kind], kind, gx, gy, report.cols)
     # starting-team balance as a bar
     bar_y = top - 2 * (report.rows * cell + heat.row_gap) - heat.bar_gap
     total = max(report.count, 1)
@@ -309,16 +364,20 @@ def _heatmaps(sheet: Sheet):
 def _contact_sheet(sheet: Sheet):
     proof = sheet.proof
     faces = []
-    for name, prefix, width in (("codenames", "C", 3), ("keys", "K", len(str(proof.kit.keys))), ("tiles", "T", 2)):
-        cards = proof.prepared.card_sets[name]
+    duet = proof.kit.edition.cooperative          # a duet key's back is its side B: every key's both faces
+    for name, prefix, width in (("codenames", "C", 3), ("keys", "K", len(str(proof.kit.keys))), ("tiles", "T", 2),
+                                ("tokens", "S", 2)):
+        cards = proof.prepared.card_sets.get(name)
+        if cards is None:
+            continue
         for i in range(cards.count):
             number = str(i + 1).zfill(width)
-            if name == "keys":
+            if name == "keys" and not duet:
                 faces.append((cards, cards.front, i, f"{prefix}{number}"))
             else:
                 faces.append((cards, cards.front, i, f"{prefix}{number}a"))
                 faces.append((cards, cards.back, i, f"{prefix}{number}b"))
-        if name == "keys":
+        if name == "keys" and not duet:
             faces.append((cards, cards.back, 0, "K back"))
     sheet.new_page()
     sheet.line("Contact sheet: every card face and its ID (a: front, b: back)", "heading", bold=True)
