@@ -72,6 +72,18 @@ def separations(pdf: Path, tmp: Path):
     return [Image.open(tmp / f"sep({ink}).tif") for ink in ("Cyan", "Magenta", "Yellow", "Black")]
 
 
+def duet(tmp: Path, shots: dict) -> None:
+    """The duet edition: key 1's two faces (side A, side B as B sees it), a bystander tile's two
+    faces, a timer token and an extra one; and the sheet of key fronts."""
+    kit = kitgen("build", "--edition", "duet", "--per-card", out=tmp / "duet")
+    bystander = 2 * 16                  # tiles: 15 green agents, the assassin, then the bystanders
+    shots["preview-duet-key.png"] = strip([face(kit / "keys-cards.pdf", 0), face(kit / "keys-cards.pdf", 1)])
+    shots["preview-duet-pieces.png"] = strip([face(kit / "tiles-cards.pdf", bystander),
+                                              face(kit / "tiles-cards.pdf", bystander + 1),
+                                              face(kit / "tokens-cards.pdf", 0), face(kit / "tokens-cards.pdf", 18)])
+    shots["preview-duet-keys.png"] = page(kit / "keys.pdf", 0, SHEET_DPI)
+
+
 def main():
     from PIL import Image
 
@@ -107,6 +119,7 @@ def main():
         proof = next((tmp / "proof").rglob("*-proof.pdf"))
         shots["preview-proof-words.png"] = top_of(proof, "Words at true size", (496, 300))
         shots["preview-proof-keys.png"] = top_of(proof, "Key deck", (496, 380))
+        duet(tmp, shots)
         for name, image in shots.items():
             image.save(DOCS / name, optimize=True)
             print(f"{name} {image.size[0]} x {image.size[1]}")
