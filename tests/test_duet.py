@@ -264,3 +264,16 @@ def test_the_proof_of_a_duet_kit_checks_its_deck_and_shows_both_faces_of_every_k
     assert "assassin, side A: 0\u20131 per cell" in text and "green agent, side B" in text
     assert all(f"K{n}a" in text and f"K{n}b" in text for n in range(1, 7)) and "K back" not in text
     assert "S11b" in text                               # the timer tokens' faces too
+
+
+def test_print_on_demand_images_put_side_b_on_the_back_and_boxes_hold_the_timer_tokens(tmp_path):
+    (tmp_path / "words.txt").write_text("\n".join(f"Word{chr(65 + i)}" for i in range(26)))   # 13 cards: quick
+    done = kitgen("build", "--edition", "duet", "--deck", "words.txt", "--keys", "2", "--pod", "tgc", "--box",
+                  "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "o" / "words"
+    for face, side in (("001-front.png", "side A"), ("001-back.png", "side B"), ("002-back.png", "side B")):
+        checked = kitgen("verify", str(folder / "pod-tgc" / "keys" / face), "--seed", SEED, cwd=tmp_path)
+        assert checked.returncode == 0 and f"{side}, as its player sees it" in checked.stdout, checked.stdout
+    nets = json.loads((folder / "boxes.json").read_text())["nets"]
+    assert [net["deck"] for net in nets] == ["codenames", "keys", "tiles", "tokens", "keys"]
