@@ -286,8 +286,10 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
 
 
 @lru_cache(maxsize=None)
-def _edition_layout(rows: int, duet: bool = False):
-    return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout)
+def _edition_layout(rows: int, duet: bool = False, ink: str = "normal"):
+    """The built-in layout of a key's edition, with the ink saver laid over it for ``ink`` saver."""
+    return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout,
+                           layout_overlays(ink, "rgb", duet))
 
 
 UNREAD = ("its QR code is in view but could not be read: hold the phone flat above the cards, "
@@ -308,37 +310,62 @@ def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
     shown = faces(parsed)
     grid = next(iter(shown.values()))
     rows, cols = len(grid), len(grid[0])
-    card_layout = layout or _edition_layout(rows, duet)
-    read, marked = {}, None
+    # without the kit's layout: its edition's, then (a print that reads wrong) its ink saver's
+    candidates = [layout] if layout else [_edition_layout(rows, duet), _edition_layout(rows, duet, "saver")]
+    best = None
     try:
-        # a duet key's face is either side: each is tried as the template until the start box
-        # (filled or outlined) says that it is the side shown
-        for name in shown:
-            placed = photos.place(grey, code.corners, card_layout, shown[name], name if duet else parsed.starting_team,
-                                  code.text)
-            flat, scale, outside = photos.flatten(photo, placed, card_layout)
-            if outside:
-                break
-            reader = CardReader(flat, scale, card_layout, rows, cols, symbols.DUET_KINDS if duet else symbols.KINDS)
-            read[name] = (reader.read(), placed)
-            if duet and reader.side(card_layout.key_card.start.box) == name:
-                marked = name
+        for card_layout in candidates:
+            face = _read_face(code, photo, grey, card_layout, shown, parsed, duet)
+            if best is None or (not face.outside and face.wrong < best.wrong):
+                best = face
+            if face.outside or not face.wrong:
                 break
     except ValueError:
         result.problems.append(f"{result.label}: the QR's corners are degenerate; take the photo again, "
                                "from straight above")
         return result, None
-    if outside:
+    if best.outside:
         result.problems.append(f"{result.label}: part of its grid is outside the picture; take the whole card")
     else:
-        # the side its start box shows, or (unread) the side it differs from least
-        name = marked or min(read, key=lambda n: sum(a != b for a, b in zip(read[n][0], "".join(shown[n]))))
-        placed = read[name][1]
-        label = f"{result.label} {name}".rstrip()
-        result.problems += compare_grid("".join(shown[name]), read[name][0], cols, label)
+        label = f"{result.label} {best.name}".rstrip()
+        result.problems += compare_grid("".join(shown[best.name]), best.cells, cols, label)
         if duet and not result.problems:
-            result.remarks.append(f"{name}, as its player sees it")
-    return result, (placed.matrix, card_layout, qr.modules_across(code.text), text)
+            result.remarks.append(f"{best.name}, as its player sees it")
+    return result, (best.placed.matrix, best.layout, qr.modules_across(code.text), text)
+
+
+@dataclass
+class _Face:
+    """A key card's face as read: which of the key's faces it is (``name``, "" for a one-sided key),
+    its cells, how many differ from that face's, where it lies, with which layout."""
+
+    name: str
+    cells: str
+    wrong: int
+    placed: object
+    layout: object
+    outside: bool = False
+
+
+def _read_face(code, photo, grey, card_layout, shown: dict, parsed, duet: bool) -> _Face:
+    """The face of the card whose QR is ``code``, read with ``card_layout``. A duet key's face is
+    either side: each is tried as the registration template until the start box (filled or
+    outlined) says that it is the side shown; unsaid, the side it differs from least."""
+    read, marked = {}, None
+    for name in shown:
+        placed = photos.place(grey, code.corners, card_layout, shown[name], name if duet else parsed.starting_team,
+                              code.text)
+        flat, scale, outside = photos.flatten(photo, placed, card_layout)
+        if outside:
+            return _Face(name, "", 0, placed, card_layout, outside=True)
+        reader = CardReader(flat, scale, card_layout, len(shown[name]), len(shown[name][0]),
+                            symbols.DUET_KINDS if duet else symbols.KINDS)
+        cells = reader.read()
+        read[name] = _Face(name, cells, sum(a != b for a, b in zip(cells, "".join(shown[name]))), placed, card_layout)
+        if duet and reader.side(card_layout.key_card.start.box) == name:
+            marked = name
+            break
+    return read[marked] if marked else min(read.values(), key=lambda face: face.wrong)
 
 
 def _sheet_offsets(payload: str | None, layout, secret: Secret | None):
