@@ -236,7 +236,8 @@ def numbers_line(messages, mission: Mission) -> str:
     def number(value: int) -> str:
         return messages_mod.number(messages, value)
 
-    return f"{words.turns.format(n=number(mission.turns))} \u00b7 {words.mistakes.format(n=number(mission.mistakes))}"
+    return words.numbers.format(turns=words.turns.format(n=number(mission.turns)),
+                                mistakes=words.mistakes.format(n=number(mission.mistakes)))
 
 
 STEPS = 200     # points along a road tested against the missions' boxes
