@@ -294,9 +294,11 @@ def test_missions_that_overlap_or_a_road_under_a_mission_are_refused(tmp_path):
         render("en", campaign=under)
 
 
-def test_a_map_squeezed_below_its_minimum_height_is_refused(tmp_path):
+def test_a_map_too_small_for_its_missions_is_refused(tmp_path):
     with pytest.raises(KitgenError, match="leave the map less than campaign.map.min_height"):
         render("en", layout=my_layout(tmp_path, "  map: {min_height: 280mm}\n"))
+    with pytest.raises(KitgenError, match="the campaign map is narrower than a mission's box and its padding"):
+        render("en", layout=my_layout(tmp_path, "  mission: {size: [190mm, 17mm]}\n"))
 
 
 @pytest.mark.parametrize("text, match", [
@@ -304,6 +306,7 @@ def test_a_map_squeezed_below_its_minimum_height_is_refused(tmp_path):
     ("  tick: {size: 16mm}\n", "campaign.tick.size and campaign.mission.inset leave no room"),
     ("  text: {leading: 6pt}\n", "campaign.text.leading is less than its size"),
     ("  footer: {y: 20mm}\n", "campaign.footer must sit inside campaign.margin"),
+    ("  title: {leading: 12pt}\n", "campaign.title.leading is less than its size"),
 ])
 def test_a_campaign_layout_that_cannot_be_drawn_is_refused(tmp_path, text, match):
     with pytest.raises(KitgenError, match=match):

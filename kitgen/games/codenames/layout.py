@@ -25,8 +25,9 @@ def _check_campaign(sheet, fail) -> None:
     for name in ("title", "name", "numbers"):
         if sheet[name].min_size > sheet[name].size:
             fail(f"campaign.{name}: min_size is larger than size")
-    if sheet.text.leading < sheet.text.size:
-        fail("campaign.text.leading is less than its size: lines would overlap; raise the leading")
+    for name in ("title", "text"):
+        if sheet[name].leading < sheet[name].size:
+            fail(f"campaign.{name}.leading is less than its size: lines would overlap; raise the leading")
     width, height = sheet.mission.size
     if sheet.tick.size + 2 * sheet.mission.inset > height or sheet.tick.size + 3 * sheet.mission.inset >= width:
         fail("campaign.tick.size and campaign.mission.inset leave no room in campaign.mission.size; "

@@ -157,9 +157,6 @@ def load_campaign(path: Path | None = None) -> Campaign:
 # --- drawing ---------------------------------------------------------------------------------
 
 
-TITLE_LEADING = 1.25     # the title's line: its size and a quarter
-
-
 def _paragraph(spec, fonts, content: str, width: float) -> list[str]:
     return columns.wrap(content, columns.Style(fonts[spec.font], spec.size, spec.leading, None), width)
 
@@ -193,7 +190,7 @@ def page_layout(layout, fonts: dict[str, str], messages, page_size) -> Page:
     width, height = page_size
     intro = _paragraph(sheet.text, fonts, messages.campaign.intro, width - 2 * sheet.margin)
     how = _paragraph(sheet.text, fonts, messages.campaign.how, width - 2 * sheet.margin)
-    top = height - sheet.margin - sheet.title.size * TITLE_LEADING - len(intro) * sheet.text.leading - sheet.gap
+    top = height - sheet.margin - sheet.title.leading - len(intro) * sheet.text.leading - sheet.gap
     bottom = sheet.margin + len(how) * sheet.text.leading + sheet.gap
     return Page(tuple(intro), tuple(how), (sheet.margin, bottom, width - 2 * sheet.margin, top - bottom))
 
@@ -305,6 +302,9 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, campaign: Campai
     if page.map[3] < sheet.map.min_height:
         raise KitgenError("the campaign sheet's texts leave the map less than campaign.map.min_height; "
                           "choose larger paper or lower campaign.margin or campaign.text.size in the layout")
+    if page.map[2] < 2 * sheet.map.padding + sheet.mission.size[0]:
+        raise KitgenError("the campaign map is narrower than a mission's box and its padding; choose larger paper "
+                          "or make campaign.mission.size smaller in the layout")
     check_map(layout, campaign, page.map)
     labels = _fitted(layout, fonts, messages, campaign, page.map, rtl)
     title = _fitted_title(sheet, fonts, messages.campaign.title, right - left)
@@ -312,7 +312,7 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, campaign: Campai
     text.draw_line(c, messages.campaign.title, fonts[sheet.title.font], title, right if rtl else left,
                    height - sheet.margin - sheet.title.size, "right" if rtl else "left", rtl=True if rtl else None)
     c.setFillColor(paint.colour(layout, sheet.text.colour))
-    _draw_lines(c, sheet.text, fonts, page.intro, left, right, height - sheet.margin - sheet.title.size * TITLE_LEADING,
+    _draw_lines(c, sheet.text, fonts, page.intro, left, right, height - sheet.margin - sheet.title.leading,
                 rtl)
     _map(c, layout, fonts, campaign, page.map, labels, rtl)
     c.setFillColor(paint.colour(layout, sheet.text.colour))
@@ -324,7 +324,7 @@ def draw(c, page_size, layout, fonts: dict[str, str], messages, campaign: Campai
 
 def _fitted_title(sheet, fonts, title: str, width: float) -> float:
     """The title's size: its own, or smaller to fit the width, not below its minimum."""
-    fit = text.fit(title, fonts[sheet.title.font], width, sheet.title.size * TITLE_LEADING, sheet.title.size,
+    fit = text.fit(title, fonts[sheet.title.font], width, sheet.title.leading, sheet.title.size,
                    sheet.title.min_size)
     if not fit.fits:
         raise KitgenError(f"the campaign sheet's title {title!r} does not fit the page at campaign.title.min_size; "
