@@ -74,14 +74,15 @@ def separations(pdf: Path, tmp: Path):
 
 def duet(tmp: Path, shots: dict) -> None:
     """The duet edition: key 1's two faces (side A, side B as B sees it), a bystander tile's two
-    faces, a timer token and an extra one; and the sheet of key fronts."""
-    kit = kitgen("build", "--edition", "duet", "--per-card", out=tmp / "duet")
+    faces, a timer token and an extra one; the sheet of key fronts; the campaign sheet."""
+    kit = kitgen("build", "--edition", "duet", "--per-card", "--campaign", out=tmp / "duet")
     bystander = 2 * 16                  # tiles: 15 green agents, the assassin, then the bystanders
     shots["preview-duet-key.png"] = strip([face(kit / "keys-cards.pdf", 0), face(kit / "keys-cards.pdf", 1)])
     shots["preview-duet-pieces.png"] = strip([face(kit / "tiles-cards.pdf", bystander),
                                               face(kit / "tiles-cards.pdf", bystander + 1),
                                               face(kit / "tokens-cards.pdf", 0), face(kit / "tokens-cards.pdf", 18)])
     shots["preview-duet-keys.png"] = page(kit / "keys.pdf", 0, SHEET_DPI)
+    shots["preview-duet-campaign.png"] = page(kit / "campaign.pdf", 0, 50)
 
 
 def main():

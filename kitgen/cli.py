@@ -304,8 +304,10 @@ def cli(ctx, debug):
 @click.option("--card-thickness", type=float, metavar="MM", help="With --box: one card's thickness in mm "
                                                                   "(default 0.3).")
 @click.option("--sleeved", is_flag=True, help="With --box: boxes for sleeved cards.")
+@click.option("--campaign", is_flag=True, help="Duet edition: also campaign.pdf, a map of missions to win in turn.")
 def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, pdfx, icc, per_card, png_dpi,
-          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness, sleeved):
+          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness, sleeved,
+          campaign):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
     --game deduction (or a kit file with game: deduction) builds the deduction game."""
@@ -317,7 +319,7 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     boxing = (card_thickness, sleeved) if box else None
     kind = _game_of(kit_file, game)
     _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
-                               "--ink saver": None if ink == "normal" else ink},
+                               "--ink saver": None if ink == "normal" else ink, "--campaign": campaign or None},
                         {"--players": players, "--board-paper": board_paper})
     if kind == "deduction":
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
@@ -328,7 +330,10 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
                        paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
                                       "verify_url": verify_url, "pod": pod, "pdfx": profile,
-                                      "back_offset": parse_offset(back_offset)})
+                                      "back_offset": parse_offset(back_offset), "campaign": campaign})
+    if campaign and not kit.edition.cooperative:
+        raise KitgenError(f"--campaign is the duet edition's campaign sheet; the {kit.edition.name} edition has none "
+                          "(add --edition duet)")
     more = _box_files("codenames", kit, builder.prepare(kit), *boxing)[0] if boxing else ()
     progress = TerminalProgress()
     try:
@@ -336,7 +341,8 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     finally:
         progress.finish()
     counts = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
-              "tokens.pdf": "timer tokens", "kit.pdf": "everything, to print in one go", **BOX_FILES}
+              "tokens.pdf": "timer tokens", "campaign.pdf": "the campaign: a map of missions to tick off",
+              "kit.pdf": "everything, to print in one go", **BOX_FILES}
     if kit.edition.cooperative:
         counts["keys.pdf"] = "key cards: side A on the fronts, side B on the backs"
     page = next(f for f in files if f.name == "verify.html")

@@ -277,3 +277,24 @@ def test_print_on_demand_images_put_side_b_on_the_back_and_boxes_hold_the_timer_
         assert checked.returncode == 0 and f"{side}, as its player sees it" in checked.stdout, checked.stdout
     nets = json.loads((folder / "boxes.json").read_text())["nets"]
     assert [net["deck"] for net in nets] == ["codenames", "keys", "tiles", "tokens", "keys"]
+
+
+def test_campaign_adds_the_campaign_sheet_to_a_duet_kit_and_nothing_else_takes_it(tmp_path):
+    done = kitgen("build", "--edition", "duet", "--keys", "2", "--campaign", "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "o" / "classic-duet"
+    text = pdfium.PdfDocument(str(folder / "campaign.pdf"))[0].get_textpage().get_text_range()
+    assert "Quiet Harbour" in text
+    kit_text = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(str(folder / "kit.pdf")))
+    assert "Quiet Harbour" in kit_text
+    assert "campaign.pdf" in {f["path"] for f in manifest(folder)["files"]}
+    assert not (tmp_path / "p").exists()
+    for args, line in ((["build", "--campaign"], "kitgen: error: --campaign is the duet edition's campaign sheet; "
+                                                 "the words edition has none (add --edition duet)"),
+                       (["build", "--game", "deduction", "--campaign"],
+                        "kitgen: error: --campaign is a Codenames option; the deduction kit has none such")):
+        refused = kitgen(*args, "--out", "p", cwd=tmp_path)
+        assert refused.returncode == 2 and refused.stderr.strip() == line
+        assert not (tmp_path / "p").exists()
+    plain = kitgen("build", "--edition", "duet", "--keys", "2", "--out", "q", cwd=tmp_path)
+    assert not (tmp_path / "q" / "classic-duet" / "campaign.pdf").exists() and plain.returncode == 0

@@ -10,8 +10,8 @@ from kitgen.errors import KitgenError
 from kitgen.games.codenames import contents, duet_keys, key_payload, layout as layout_mod, picture_decks, texts, web
 from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
-from kitgen.games.codenames.render import (agent_tiles, codename_cards, key_cards, picture_cards, rules_sheet,
-                                           timer_tokens)
+from kitgen.games.codenames.render import (agent_tiles, campaign_sheet, codename_cards, key_cards, picture_cards,
+                                           rules_sheet, timer_tokens)
 from kitgen.messages import label
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
 from kitgen.render import pdfx, percard, pod, press, qr, text
@@ -172,6 +172,10 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     parts["rules"] = FreePart("rules", labels.rules, lambda c: rules_sheet.draw(
         c, size, layout, font_names, p.messages, kit.rules, f"{kit.name} \u00b7 {labels.rules}",
         kit.edition.name, credits))
+    if kit.campaign:                # docs/design.md §12
+        missions = campaign_sheet.load_campaign()
+        parts["campaign"] = FreePart("campaign", labels.campaign, lambda c: campaign_sheet.draw(
+            c, size, layout, font_names, p.messages, missions, f"{kit.name} \u00b7 {labels.campaign}"))
     progress.start(2 * sum(len(part.pages) for part in parts.values() if isinstance(part, CardPart)))
     options = print_options(kit)
     files = []

@@ -42,6 +42,7 @@ class Kit:
     verify_url: str | None = None       # each key's QR encodes <verify_url>#<payload>: a phone opens the page
     pdfx: object | None = None          # --pdfx: the output profile (render/press.Profile); every PDF PDF/X-1a
     pod: str | None = None              # also the upload of this print-on-demand service (tgc, mpc, dtc)
+    campaign: bool = False              # the duet edition: also the campaign sheet (docs/design.md §12)
     origins: dict = field(default_factory=dict, compare=False)   # option -> where it was set ("kit.yaml:7")
 
 
