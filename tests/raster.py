@@ -29,7 +29,8 @@ def to_pixels(box, page_height: float, dpi: float):
 
 
 def classify(rgb) -> str:
-    """A sampled colour as a cell type: R, B, N (bystander beige), A (dark), or '?'."""
+    """A sampled colour as a cell type: R, B, G (the duet edition's green), N (bystander beige),
+    A (dark), or '?'."""
     r, g, b = rgb
     if max(rgb) < 90:
         return "A"
@@ -37,6 +38,8 @@ def classify(rgb) -> str:
         return "R"
     if b - max(r, g) > 40:
         return "B"
+    if g - max(r, b) > 30:
+        return "G"
     if max(rgb) - min(rgb) < 70 and max(rgb) > 150:
         return "N"
     return "?"

@@ -14,7 +14,7 @@ import pytest
 
 from kitgen.games.codenames import duet_keys, key_payload, layout as layout_mod
 
-from raster import render_page, to_pixels
+from raster import classify, render_page, to_pixels
 
 SEED = "kitgen classic-duet 2026"
 DPI = 60
@@ -87,18 +87,6 @@ def _flip(mode: str, page_size, front, back):
     return lambda x, y: (x, 2 * axis - y)
 
 
-def _type(rgb) -> str:
-    """A sampled cell fill: G (green), N (the bystanders' tan), A (near-black)."""
-    r, g, b = rgb
-    if max(rgb) < 80:
-        return "A"
-    if g - max(r, b) > 30:
-        return "G"
-    if r > 150 and r >= g >= b:
-        return "N"
-    return "?"
-
-
 @pytest.mark.parametrize("mode", ["long", "short", "fold"])
 def test_side_b_is_printed_behind_side_a_upright_for_its_player(duet_kits, mode):
     """Turning the sheet over puts each key's back exactly behind its front with the same top
@@ -128,7 +116,7 @@ def test_side_b_is_printed_behind_side_a_upright_for_its_player(duet_kits, mode)
         for x0, y0, x1, y1 in back_face["cells"]:
             left, top, right, bottom = to_pixels((x0, y0, x1, y1), page_size[1], DPI)
             x = left + 0.12 * (right - left) if right > left else left       # the fill, beside the symbol
-            seen += _type(rasters[page].getpixel((int(x + 1), int((top + bottom) / 2))))
+            seen += classify(rasters[page].getpixel((int(x + 1), int((top + bottom) / 2))))
         assert seen == "".join(key.side_b_as_seen), (mode, entry["number"])
 
 
