@@ -136,7 +136,7 @@ def test_the_page_has_a_label_for_every_field_and_fetches_nothing_from_elsewhere
                                                                                      page))
     radios = re.findall(r"<label><input type=\"radio\"", page)
     assert ids and set(ids) <= labelled, set(ids) - labelled
-    assert len(radios) == 4
+    assert len(radios) == 5              # words, pictures, duet, deduction, single-game sheets
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
     script = client.get("/app.js", base_url=f"http://{ADDRESS}").data.decode()
     assert "http" not in script
