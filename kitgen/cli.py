@@ -622,7 +622,8 @@ def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
 
 @cli.command(short_help="Single games for a lesson or an online host, with their keys.")
 @click.option("--deck", metavar="PATH", help="Words (.yaml, .txt, .csv) or, for pictures, a folder or YAML deck.")
-@click.option("--edition", type=click.Choice(["words", "pictures"]), default="words", show_default=True)
+@click.option("--edition", type=click.Choice(["words", "pictures", "duet"]), default="words", show_default=True,
+              help="duet: the two-player cooperative edition, a key page (or text file) per player.")
 @click.option("--lang", metavar="LANG", help="Language of the labels (en, ru, fa); without --deck, its built-in deck.")
 @click.option("--seed", metavar="TEXT", help="The host's secret: codes, boards and keys all come from it.")
 @click.option("--count", default=1, show_default=True, type=click.IntRange(1, 1000), help="How many games.")

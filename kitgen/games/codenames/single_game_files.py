@@ -61,7 +61,7 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
         contents = {"games.pdf": data}
     else:
         colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in cell_symbols.type_colours(layout, k)[0].rgb())
-                   for k in "RBNA"}
+                   for k in ("GNA" if kit.edition.cooperative else "RBNA")}
         contents = {name: text.encode("utf-8") for name, text in
                     forum_boards.write_all(games, kit.edition, messages, fmt, colours,
                                            language=kit.language).items()}

@@ -12,7 +12,8 @@ import hmac
 from dataclasses import dataclass
 
 from kitgen import commitment
-from kitgen.games.codenames import key_deck, key_payload
+from kitgen.games.codenames import duet_keys, key_deck, key_payload
+from kitgen.games.codenames.duet_keys import DuetKey
 from kitgen.games.codenames.editions import Edition
 from kitgen.games.codenames.key_deck import KeyCard, kit_secret
 from kitgen.seeded import Stream
@@ -24,7 +25,7 @@ class Game:
     total: int
     code: str                     # public: printed on the board
     items: tuple                  # words (str) or pictures, row by row
-    key: KeyCard
+    key: KeyCard | DuetKey        # a duet game's: both sides, in side A's orientation
     payload: str
     salt: str = ""                # revealed with the payload after the game
     commitment: str = ""          # public: SHA-256 binding the host to the payload (kitgen/commitment.py)
@@ -46,8 +47,23 @@ def game_seed(seed: str, code: str) -> str:
     return f"{seed}/game/{code}"
 
 
-def game_key(seed: str, code: str, edition: Edition) -> KeyCard:
+def game_key(seed: str, code: str, edition: Edition) -> KeyCard | DuetKey:
+    """The game's key: the first of a deck of one drawn from the game's seed (a duet key for the
+    duet edition, whose streams' labels name it: docs/design.md §3.5)."""
+    if edition.cooperative:
+        return duet_keys.generate(game_seed(seed, code), 1)[0]
     return key_deck.generate(game_seed(seed, code), edition, 1)[0]
+
+
+def _key_and_payload(seed: str, code: str, edition: Edition) -> tuple[KeyCard | DuetKey, str, bytes]:
+    """The game's key numbered 1/1, its payload (kit id ``G-<code>``) signed with the game's own
+    secret, and that secret."""
+    key = game_key(seed, code, edition)
+    game_secret = kit_secret(game_seed(seed, code))
+    if edition.cooperative:
+        return key, key_payload.encode_duet(f"G-{code}", key, game_secret), game_secret
+    key = KeyCard(1, 1, key.starting_team, key.grid)
+    return key, key_payload.encode(f"G-{code}", key, game_secret), game_secret
 
 
 def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
@@ -72,10 +88,7 @@ def deal(seed: str, items, edition: Edition, count: int) -> list[Game]:
             if item not in board:
                 board.append(item)
         code = game_code(seed, number)
-        key = game_key(seed, code, edition)
-        key = KeyCard(1, 1, key.starting_team, key.grid)
-        game_secret = kit_secret(game_seed(seed, code))
-        text = key_payload.encode(f"G-{code}", key, game_secret)
+        key, text, game_secret = _key_and_payload(seed, code, edition)
         salt = commitment.salt_for(game_secret)
         games.append(Game(number, count, code, tuple(board), key, text, salt, commitment.commit(text, salt)))
     return games

@@ -123,28 +123,39 @@ def _board(c, game, edition, layout, fonts, messages, size, words: float):
                 paint.colour(layout, mark.colour))
 
 
-def _key(c, game, cards, index: int, layout, fonts, messages, size):
-    """A game's key page: its board's title, the spymasters' note under it, its key card
-    (card ``index`` of ``cards``) enlarged."""
+def key_faces(edition, messages) -> list[tuple[str, str]]:
+    """A game's key pages, each as (its note, the face of the key card drawn on it): the spymasters'
+    one face; or, for a duet game, a page per player, each headed by the side's name and showing
+    the face that player reads, as they see the board (side B: the card's back, docs/design.md §3.5)."""
+    if not edition.cooperative:
+        return [(messages.labels.key_back, "front")]
+    return [(label(messages, "side", side=messages.labels.side_a), "front"),
+            (label(messages, "side", side=messages.labels.side_b), "back")]
+
+
+def _key(c, game, cards, index: int, shown: str, face: str, layout, fonts, messages, size):
+    """A game's key page: its board's title, the note ``shown`` under it (whose page it is), the
+    ``face`` (front or back) of its key card, card ``index`` of ``cards``, enlarged."""
     width, height = size
     sheet = layout.game_sheet
     key, margin = sheet.key, sheet.margin
     _title(c, page_title(game, messages), layout, fonts, width, height)
     note = key.note
     c.setFillColor(paint.colour(layout, note.colour))
-    text.draw_line(c, messages.labels.key_back, fonts[note.font], note.size, width / 2,
+    text.draw_line(c, shown, fonts[note.font], note.size, width / 2,
                    height - margin - sheet.title.drop - note.drop, "centre")
     card_w, card_h = cards.spec.width, cards.spec.height
     scale = min((width - 2 * margin) / card_w, (height - 2 * margin - key.room) / card_h, key.max_scale)
     c.saveState()
     c.translate((width - card_w * scale) / 2, (height - key.band - card_h * scale) / 2)
     c.scale(scale, scale)
-    cards.front(c, index)
+    getattr(cards, face)(c, index)
     c.restoreState()
 
 
 def render(games, edition, layout, fonts, messages, size, title: str) -> bytes:
-    """All boards, their words in one size, then all keys, in one PDF."""
+    """All boards, their words in one size, then all keys (a duet game's: side A's page, then
+    side B's), in one PDF."""
     buffer = io.BytesIO()
     c = new_canvas(buffer, size, fonts, title=title)
     words = word_size(games, edition, layout, fonts, size)
@@ -154,7 +165,8 @@ def render(games, edition, layout, fonts, messages, size, title: str) -> bytes:
     cards = key_cards.card_set(tuple(game.key for game in games), [game.payload for game in games], layout, fonts,
                                [game.kit_id for game in games], edition, messages, "")
     for index, game in enumerate(games):
-        _key(c, game, cards, index, layout, fonts, messages, size)
-        c.showPage()
+        for shown, face in key_faces(edition, messages):
+            _key(c, game, cards, index, shown, face, layout, fonts, messages, size)
+            c.showPage()
     c.save()
     return buffer.getvalue()
