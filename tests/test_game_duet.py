@@ -213,3 +213,18 @@ def test_duet_ink_saver_key_pages_read_in_greyscale(tmp_path):
         results = verify.check_image(grey, "grey", None, layout)
         assert len(results) == 1 and results[0].ok, results[0].problems
         assert results[0].remarks == [f"{side}, as its player sees it"]
+
+
+@pytest.mark.parametrize("edition", ["words", "duet"])
+def test_the_hosts_own_seed_verifies_every_games_key_page(tmp_path, edition):
+    done = subprocess.run([sys.executable, "-m", "kitgen", "game", "--edition", edition, "--count", "2", "--seed",
+                           "host secret", "--out", "g"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    pdf = next((tmp_path / "g").rglob("games.pdf"))
+    pages = 4 if edition == "duet" else 2
+    for seed, code, passed in (("host secret", 0, pages), ("another host", 3, 0)):
+        checked = subprocess.run([sys.executable, "-m", "kitgen", "verify", str(pdf), "--seed", seed],
+                                 capture_output=True, text=True)
+        assert checked.returncode == code
+        assert checked.stdout.splitlines()[-1] == (f"{pages} key card(s) checked: {passed} passed, "
+                                                   f"{pages - passed} failed")

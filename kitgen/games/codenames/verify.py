@@ -11,6 +11,7 @@ read from its colour, or from its symbol's shape when the print has no colour.
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -81,6 +82,19 @@ def load_manifest(path: str) -> Secret:
 _decks: dict = {}
 
 
+def _seed_of(parsed, seed: str) -> str:
+    """The seed a payload's key was drawn from: ``seed``, or for a single game's key (kit
+    ``G-<code>``, docs/design.md §3.5) given the host's seed, that game's own seed."""
+    from kitgen.games.codenames.single_games import game_seed
+
+    game = re.fullmatch(r"G-([A-Z2-7]{6})", parsed.kit)
+    if game and parsed.check != key_payload.check_code(key_deck.kit_secret(seed), parsed.body):
+        own = game_seed(seed, game[1])
+        if parsed.check == key_payload.check_code(key_deck.kit_secret(own), parsed.body):
+            return own
+    return seed
+
+
 def check_payload(text: str, secret: Secret | None) -> list[str]:
     """Problems with one payload (empty when it is right); KitgenError when it
     is not a kitgen payload at all."""
@@ -93,17 +107,18 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
         problems.append(f"{label} belongs to kit {parsed.kit}, not {secret.kit}")
     if secret.total and parsed.total != secret.total:
         problems.append(f"{label} is from a deck of {parsed.total} keys; this kit has {secret.total}")
-    expected = key_payload.check_code(key_deck.kit_secret(secret.seed), parsed.body)
+    seed = _seed_of(parsed, secret.seed)
+    expected = key_payload.check_code(key_deck.kit_secret(seed), parsed.body)
     if parsed.check != expected:
         problems.append(f"{label}: check code {parsed.check} does not match this seed "
                         "(a different kit, a wrong seed, or an altered key)")
         return problems
     duet = isinstance(parsed, key_payload.DuetPayload)
     edition_name = duet_keys.EDITION if duet else edition_for_rows(len(parsed.grid)).name
-    deck_key = (secret.seed, edition_name, parsed.total)
+    deck_key = (seed, edition_name, parsed.total)
     if deck_key not in _decks:
-        _decks[deck_key] = duet_keys.generate(secret.seed, parsed.total) if duet else \
-            key_deck.generate(secret.seed, edition_for_rows(len(parsed.grid)), parsed.total)
+        _decks[deck_key] = duet_keys.generate(seed, parsed.total) if duet else \
+            key_deck.generate(seed, edition_for_rows(len(parsed.grid)), parsed.total)
     key = _decks[deck_key][parsed.number - 1]
     if (duet and (key.side_a, key.side_b) != (parsed.side_a, parsed.side_b)) or \
             (not duet and (key.starting_team, key.grid) != (parsed.starting_team, parsed.grid)):
