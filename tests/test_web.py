@@ -95,12 +95,15 @@ def test_a_pictures_key_is_shown(browser, kit):
     assert len(cells(browser)) == 20
 
 
-def test_the_seed_tells_whether_the_key_belongs_to_the_kit(browser, kit):
+@pytest.mark.parametrize("kit_fixture, index", [("kit", 0), ("duet_kit", 2)])
+def test_the_seed_tells_whether_the_key_belongs_to_the_kit(browser, request, kit_fixture, index):
+    """A words key, and a duet key (its check code over the body as in §4.3), with its kit's seed."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
+    kit = request.getfixturevalue(kit_fixture)
     manifest = kit[1]
-    open_page(browser, kit, manifest["keys"][0]["payload"])
+    open_page(browser, kit, manifest["keys"][index]["payload"])
     seed = browser.find_element(By.CSS_SELECTOR, "input[name=seed]")
     verdict = lambda: browser.find_element(By.ID, "verdict").get_attribute("data-verdict")  # noqa: E731
     seed.send_keys(manifest["seed"])
@@ -190,19 +193,27 @@ def test_the_vendored_qr_reader_is_the_published_one():
     assert "jsQR 1.4.0 (Apache License 2.0)" in web.page(__import__("kitgen.layouts").layouts.load()).decode()
 
 
+def commit_on_page(browser, kit, payload: str, salt: str):
+    """The page opened on ``payload``, its forum section given the key's commitment and ``salt``;
+    what the section's verdict then says, as a function."""
+    from selenium.webdriver.common.by import By
+
+    from kitgen import commitment
+
+    open_page(browser, kit, payload)
+    browser.find_element(By.CSS_SELECTOR, "#forum summary").click()
+    browser.find_element(By.CSS_SELECTOR, "input[name=commitment]").send_keys(commitment.commit(payload, salt))
+    browser.find_element(By.CSS_SELECTOR, "input[name=salt]").send_keys(salt)
+    return lambda: browser.find_element(By.ID, "commitment-verdict").get_attribute("data-verdict")
+
+
 def test_the_page_checks_a_forum_games_commitment(browser, kit):
     """The host's revealed key and salt against the commitment posted before the game (§3.7)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from kitgen import commitment
-
     payload, salt = kit[1]["keys"][5]["payload"], "0123456789abcdef0123456789abcdef"
-    open_page(browser, kit, payload)
-    browser.find_element(By.CSS_SELECTOR, "#forum summary").click()
-    verdict = lambda: browser.find_element(By.ID, "commitment-verdict").get_attribute("data-verdict")  # noqa: E731
-    browser.find_element(By.CSS_SELECTOR, "input[name=commitment]").send_keys(commitment.commit(payload, salt))
-    browser.find_element(By.CSS_SELECTOR, "input[name=salt]").send_keys(salt)
+    verdict = commit_on_page(browser, kit, payload, salt)
     WebDriverWait(browser, 10).until(lambda d: verdict() == "ok")
     changed = salt[:-1] + "0"
     browser.find_element(By.CSS_SELECTOR, "input[name=salt]").clear()
@@ -216,31 +227,22 @@ def test_the_page_checks_a_forum_games_commitment(browser, kit):
     WebDriverWait(browser, 10).until(lambda d: verdict() == "bad")
 
 
-def test_the_pages_qr_reader_reads_a_key_behind_an_address(browser, kit, tmp_path):
-    """A --verify-url QR is two segments (the address in bytes, the key alphanumeric): the
-    page's reader returns the whole text and the page shows the key after the '#'."""
+def read_with_jsqr(browser, page, text: str):
+    """What the open page's jsQR reads from the QR code holding ``text`` (found by zxing-cpp) on a
+    rendered page, cropped around it."""
     import base64
     import io
-    import subprocess
-    import sys
 
     import zxingcpp
 
-    url = "https://example.org/kit/verify.html"
-    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--verify-url", url, "--keys", "2", "--out",
-                             str(tmp_path)], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    manifest = json.loads((tmp_path / "classic-en" / "manifest.json").read_text())
-    page = render_page(tmp_path / "classic-en" / "keys.pdf", 0, 200)
-    code = next(c for c in zxingcpp.read_barcodes(page) if c.text == manifest["keys"][1]["qr"])
+    code = next(c for c in zxingcpp.read_barcodes(page) if c.text == text)
     xs, ys = [p.x for p in (code.position.top_left, code.position.bottom_right)], \
              [p.y for p in (code.position.top_left, code.position.bottom_right)]
     pad = 30
     crop = page.crop((min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)).convert("RGB")
     png = io.BytesIO()
     crop.save(png, "PNG")
-    open_page(browser, kit)
-    text = browser.execute_async_script("""
+    return browser.execute_async_script("""
         const done = arguments[arguments.length - 1], image = new Image();
         image.onload = () => {
           const canvas = document.createElement("canvas");
@@ -251,6 +253,22 @@ def test_the_pages_qr_reader_reads_a_key_behind_an_address(browser, kit, tmp_pat
           done(code ? code.data : null);
         };
         image.src = arguments[0];""", "data:image/png;base64," + base64.b64encode(png.getvalue()).decode())
+
+
+def test_the_pages_qr_reader_reads_a_key_behind_an_address(browser, kit, tmp_path):
+    """A --verify-url QR is two segments (the address in bytes, the key alphanumeric): the
+    page's reader returns the whole text and the page shows the key after the '#'."""
+    import subprocess
+    import sys
+
+    url = "https://example.org/kit/verify.html"
+    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--verify-url", url, "--keys", "2", "--out",
+                             str(tmp_path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "classic-en" / "manifest.json").read_text())
+    page = render_page(tmp_path / "classic-en" / "keys.pdf", 0, 200)
+    open_page(browser, kit)
+    text = read_with_jsqr(browser, page, manifest["keys"][1]["qr"])
     assert text == manifest["keys"][1]["qr"]
     from selenium.webdriver.common.by import By
 
@@ -329,20 +347,6 @@ def test_a_duet_key_shows_both_sides_each_as_its_player_sees_it(browser, duet_ki
     green = browser.find_element(By.CSS_SELECTOR, "#grid-b td[data-cell=G]")
     assert green.value_of_css_property("background-color") == css_colour(green_of("duet"))
     assert "\u25cf" in green.text and "green agent" in green.text
-
-
-def test_a_duet_key_is_checked_with_its_kits_seed(browser, duet_kit):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    manifest = duet_kit[1]
-    open_page(browser, duet_kit, manifest["keys"][2]["payload"])
-    seed = browser.find_element(By.CSS_SELECTOR, "input[name=seed]")
-    verdict = lambda: browser.find_element(By.ID, "verdict").get_attribute("data-verdict")  # noqa: E731
-    seed.send_keys(manifest["seed"])
-    WebDriverWait(browser, 10).until(lambda d: verdict() == "ok")
-    seed.send_keys("x")
-    WebDriverWait(browser, 10).until(lambda d: verdict() == "bad")
 
 
 def test_each_player_can_show_only_their_own_side(browser, duet_kit):
@@ -451,33 +455,11 @@ def test_the_page_takes_green_from_the_layout_else_from_the_duet_layout(tmp_path
 def test_a_duet_qr_opens_the_page_from_an_address_and_the_pages_reader_reads_it(browser, duet_kit):
     """Both faces of a duet key carry its payload, a version 5 QR: the page's jsQR reads it from the
     printed back (side B's face), and URL#payload in the box shows the key."""
-    import base64
-    import io
-
-    import zxingcpp
-
     folder, manifest = duet_kit
     entry = manifest["keys"][1]
     page = render_page(folder / "keys.pdf", entry["side_b"]["page"] - 1, 200)
-    code = next(c for c in zxingcpp.read_barcodes(page) if c.text == entry["payload"])
-    xs, ys = [p.x for p in (code.position.top_left, code.position.bottom_right)], \
-             [p.y for p in (code.position.top_left, code.position.bottom_right)]
-    pad = 30
-    crop = page.crop((min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)).convert("RGB")
-    png = io.BytesIO()
-    crop.save(png, "PNG")
     open_page(browser, duet_kit)
-    text = browser.execute_async_script("""
-        const done = arguments[arguments.length - 1], image = new Image();
-        image.onload = () => {
-          const canvas = document.createElement("canvas");
-          canvas.width = image.width; canvas.height = image.height;
-          const context = canvas.getContext("2d");
-          context.drawImage(image, 0, 0);
-          const code = jsQR(context.getImageData(0, 0, image.width, image.height).data, image.width, image.height);
-          done(code ? code.data : null);
-        };
-        image.src = arguments[0];""", "data:image/png;base64," + base64.b64encode(png.getvalue()).decode())
+    text = read_with_jsqr(browser, page, entry["payload"])
     assert text == entry["payload"]
     from selenium.webdriver.common.by import By
 
@@ -486,16 +468,10 @@ def test_a_duet_qr_opens_the_page_from_an_address_and_the_pages_reader_reads_it(
 
 
 def test_the_forum_section_takes_a_duet_key(browser, duet_kit):
-    from selenium.webdriver.common.by import By
+    """Duet has no forum games yet, but the section checks a duet key's commitment (§3.7) as any other."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from kitgen import commitment
-
-    payload, salt = duet_payload(2), "0123456789abcdef0123456789abcdef"
-    open_page(browser, duet_kit, payload)
-    browser.find_element(By.CSS_SELECTOR, "#forum summary").click()
-    verdict = lambda: browser.find_element(By.ID, "commitment-verdict").get_attribute("data-verdict")  # noqa: E731
-    browser.find_element(By.CSS_SELECTOR, "input[name=commitment]").send_keys(commitment.commit(payload, salt))
-    browser.find_element(By.CSS_SELECTOR, "input[name=salt]").send_keys(salt)
+    payload = duet_payload(2)
+    verdict = commit_on_page(browser, duet_kit, payload, "0123456789abcdef0123456789abcdef")
     WebDriverWait(browser, 10).until(lambda d: verdict() == "ok")
     expect_duet_key(browser, payload)
