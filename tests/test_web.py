@@ -355,10 +355,15 @@ def test_each_player_can_show_only_their_own_side(browser, duet_kit):
     open_page(browser, duet_kit, duet_payload(2))
     shown = lambda: [browser.find_element(By.ID, t).is_displayed() for t in ("grid-a", "grid-b")]  # noqa: E731
     assert shown() == [True, True]
-    for side, expected in (("B", [False, True]), ("A", [True, False]), ("both", [True, True])):
+    for side, expected in (("B", [False, True]), ("A", [True, False]), ("both", [True, True]), ("B", [False, True])):
         button = browser.find_element(By.CSS_SELECTOR, f"button[data-side={side}]")
         button.click()
         assert shown() == expected and button.get_attribute("aria-pressed") == "true"
+    box = browser.find_element(By.ID, "payload")                # the next key keeps player B's choice
+    box.clear()
+    box.send_keys(duet_payload(3))
+    expect_duet_key(browser, duet_payload(3))
+    assert shown() == [False, True]
 
 
 def _sides(payload: str):
