@@ -6,7 +6,7 @@ that it belongs to the kit -- offline, from the kit folder, a static host or a p
 import importlib.resources
 from pathlib import Path
 
-from kitgen import __version__
+from kitgen import __version__, layouts
 
 JSQR_VERSION = "1.4.0"
 
@@ -22,6 +22,15 @@ def page(layout) -> bytes:
     values = {"VERSION": __version__, "JSQR_VERSION": JSQR_VERSION}
     for kind in ("red", "blue", "bystander", "assassin"):
         values[kind.upper()] = layout.colours[layout.types[kind].colour].rgb
+    values["GREEN"] = _green(layout)
     for name, value in values.items():
         template = template.replace("{{" + name + "}}", value)
     return template.replace("{{JSQR}}", jsqr).encode("utf-8")
+
+
+def _green(layout) -> str:
+    """The duet edition's green agent colour: the layout's own ``types.green`` (a duet kit), else
+    the built-in duet layout's, so every kit's page shows a duet key (docs/design.md §5.4, §12)."""
+    if "green" not in layout.types:
+        layout = layouts.load("duet")
+    return layout.colours[layout.types.green.colour].rgb
