@@ -705,7 +705,7 @@ def calibrate(paper, duplex, lang, layout, out_dir):
 @cli.command(short_help="Tuck boxes for a kit's decks and a stand for key cards.")
 @click.argument("kit_file", required=False, metavar="[KIT.yaml]")
 @click.option("--deck", metavar="PATH", help="A words deck, or for pictures a folder or YAML deck, as with build.")
-@click.option("--edition", type=click.Choice(["words", "pictures"]),
+@click.option("--edition", type=click.Choice(["words", "pictures", "duet"]),
               help="Without KIT.yaml: the built-in kit of this edition (default: words).")
 @click.option("--lang", metavar="LANG", help="Language of the labels; without KIT.yaml, that language's kit.")
 @click.option("--game", type=click.Choice(["codenames", "deduction"]),

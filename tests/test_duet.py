@@ -286,3 +286,11 @@ def test_campaign_adds_the_campaign_sheet_to_a_duet_kit_and_nothing_else_takes_i
         assert not (tmp_path / "p").exists()
     plain = kitgen("build", "--edition", "duet", "--keys", "2", "--out", "q", cwd=tmp_path)
     assert not (tmp_path / "q" / "classic-duet" / "campaign.pdf").exists() and plain.returncode == 0
+
+
+def test_kitgen_box_of_the_duet_kit_has_a_box_for_the_timer_tokens(tmp_path):
+    done = kitgen("box", "--edition", "duet", "--out", "b", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    nets = json.loads((tmp_path / "b" / "classic-duet" / "boxes.json").read_text())["nets"]
+    assert [net["deck"] for net in nets] == ["codenames", "keys", "tiles", "tokens", "keys"]
+    assert "Timer tokens: box" in done.stdout
