@@ -69,6 +69,9 @@ printers)</label>
 <input id="keys" name="keys" type="number" min="1" max="100000" inputmode="numeric" placeholder="40">
 </div>
 <div data-kind="sheets" hidden>
+<label for="sheet-edition">Games for</label>
+<select id="sheet-edition"><option value="words">two teams (the words edition)</option>
+<option value="duet">two players together (the duet edition: a key page for each)</option></select>
 <label for="count">Number of games</label>
 <input id="count" name="count" type="number" min="1" max="1000" inputmode="numeric" placeholder="1">
 <label for="format">Format</label>
@@ -123,7 +126,9 @@ function formData() {
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
   const k = kind();
   if (k === 'sheets') add('make', 'game');
-  if (k === 'deduction') add('game', 'deduction'); else add('edition', k === 'pictures' || k === 'duet' ? k : 'words');
+  if (k === 'deduction') add('game', 'deduction');
+  else if (k === 'sheets') add('edition', $('sheet-edition').value);
+  else add('edition', k === 'pictures' || k === 'duet' ? k : 'words');
   let given = false;
   if (k === 'words' || k === 'duet' || k === 'sheets') {
     if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }

@@ -524,3 +524,18 @@ def test_a_duet_kit_through_the_api_is_the_command_lines_kit(client, tmp_path):
     expected = {f"lesson/{p.relative_to(folder).as_posix()}": p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     assert got == expected and "lesson/tokens.pdf" in got
     assert json.loads(got["lesson/manifest.json"])["edition"] == "duet"
+
+
+def test_single_duet_games_through_the_api_are_kitgen_games_files(client, tmp_path):
+    answer = post(client, "/game", {"deck": deck(), "edition": "duet", "count": "2", "seed": "lesson",
+                                    "format": "markdown"})
+    assert answer.status_code == 200, answer.data
+    got = unzipped(answer.data)
+    (tmp_path / "lesson.csv").write_bytes(CSV)
+    done = kitgen(["game", "--deck", "lesson.csv", "--edition", "duet", "--count", "2", "--seed", "lesson",
+                   "--format", "markdown", "--out", "out"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    (folder,) = (tmp_path / "out").iterdir()
+    expected = {f"{folder.name}/{p.name}": p.read_bytes() for p in folder.iterdir()}
+    assert got == expected
+    assert {name.split("/")[1] for name in got} >= {"public.md", "player-a.md", "player-b.md", "host.md"}

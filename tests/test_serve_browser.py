@@ -15,6 +15,7 @@ import uuid
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
+import pypdfium2
 import pytest
 from PIL import Image
 
@@ -194,6 +195,7 @@ def test_single_game_sheets_from_a_classroom_deck(server, browser):
     browser.find_element(By.ID, "kind-sheets").click()
     assert not browser.find_element(By.ID, "paper").is_displayed() and browser.find_element(By.ID, "count").is_displayed()
     assert browser.find_element(By.ID, "check").is_displayed()
+    assert browser.find_element(By.ID, "sheet-edition").is_displayed()
     Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
     browser.find_element(By.ID, "count").send_keys("2")
     browser.find_element(By.ID, "build").click()
@@ -202,6 +204,27 @@ def test_single_game_sheets_from_a_classroom_deck(server, browser):
     assert [img.get_attribute("alt") for img in browser.find_elements(By.CSS_SELECTOR, "#previews img")] == [
         "the first sheet of games.pdf"]
     assert link.get_attribute("href").startswith(server.url.split("?")[0] + "jobs/")
+
+
+def test_single_duet_games_have_a_key_page_for_each_player(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url)
+    browser.find_element(By.ID, "kind-sheets").click()
+    Select(browser.find_element(By.ID, "sheet-edition")).select_by_value("duet")
+    Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
+    browser.find_element(By.ID, "count").send_keys("2")
+    browser.find_element(By.ID, "build").click()
+    wait(lambda: "ready" in browser.find_element(By.ID, "status").text)
+    href = browser.find_element(By.LINK_TEXT, "Download games.pdf").get_attribute("href")
+    token = server.url.split("token=")[1]
+    with urllib.request.urlopen(f"{href}?token={token}", timeout=60) as answer:
+        pdf = answer.read()
+    text = [page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf)]
+    assert len(text) == 2 + 2 * 2                     # two boards, then side A's and side B's page of each
+    assert ["Side A" in t for t in text[2:]] == [True, False, True, False]
+    assert ["Side B" in t for t in text[2:]] == [False, True, False, True]
 
 
 def build_over_http(url: str, seed: str) -> dict:
