@@ -37,7 +37,7 @@ def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
-def check_labels(layout, font_names: dict[str, str], messages, kit_name: str, edition=None):
+def check_labels(layout, font_names: dict[str, str], messages, kit_name: str, edition):
     """Printed labels and the kit's name must have their glyphs; labels must fit their boxes."""
     missing = text.missing_glyphs(kit_name, font_names[layout.rules.body.font])
     if missing:
@@ -45,7 +45,7 @@ def check_labels(layout, font_names: dict[str, str], messages, kit_name: str, ed
     checks = [(layout.key_card.back_label, messages.labels.key_back),
               (layout.key_card.kit_id, "W" * 16)]
     tiles = ("red_agent", "blue_agent", "double_agent", "bystander", "assassin")
-    if edition is not None and edition.cooperative:           # docs/design.md §12
+    if edition.cooperative:           # docs/design.md §12
         tiles = ("green_agent", "bystander", "assassin")
         start = layout.key_card.start.box
         for side in ("side_a", "side_b"):
@@ -235,27 +235,24 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
     backs = {}
     rects = {}              # a sheet's slots repeat on every sheet: each one's rectangles are worked out once
 
-    def on_page(placement):
+    def face(page_number: int, placement) -> dict:
+        """Where a face is: its page (and page in kit.pdf), card and cell rectangles."""
         if placement not in rects:
             rects[placement] = (placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
                                 [placement.rect_to_page(spec.width, spec.height, box) for box in cells])
-        return rects[placement]
+        card, cell_rects = rects[placement]
+        return {"page": page_number, **({"kit_page": kit_start + page_number - 1} if kit_start is not None else {}),
+                "card": card, "cells": cell_rects}
 
     for page_number, page in enumerate(part.pages, 1):
         if sides == 2:
             for index, placement in page.cards if page.side == "back" else page.backs:
-                card, cell_rects = on_page(placement)
-                backs[index] = {"page": page_number, **({"kit_page": kit_start + page_number - 1}
-                                                        if kit_start is not None else {}),
-                                "card": card, "cells": cell_rects}
+                backs[index] = face(page_number, placement)
         if page.side == "back":
             continue
         for index, placement in page.cards:
-            entry = {"number": first + index + 1, "file": file, "page": page_number}
-            if kit_start is not None:
-                entry["kit_page"] = kit_start + page_number - 1
-            card, cell_rects = on_page(placement)
-            entry.update({"card": card, "cells": cell_rects, "payload": scans.payload_of(payloads[index])})
+            entry = {"number": first + index + 1, "file": file, **face(page_number, placement),
+                     "payload": scans.payload_of(payloads[index])}
             if payloads[index] != entry["payload"]:
                 entry["qr"] = payloads[index]          # the address a phone opens (--verify-url)
             entries.append(entry)

@@ -82,19 +82,6 @@ def load_manifest(path: str) -> Secret:
 _decks: dict = {}
 
 
-def _seed_of(parsed, seed: str) -> str:
-    """The seed a payload's key was drawn from: ``seed``, or for a single game's key (kit
-    ``G-<code>``, docs/design.md §3.5) given the host's seed, that game's own seed."""
-    from kitgen.games.codenames.single_games import game_seed
-
-    game = re.fullmatch(r"G-([A-Z2-7]{6})", parsed.kit)
-    if game and parsed.check != key_payload.check_code(key_deck.kit_secret(seed), parsed.body):
-        own = game_seed(seed, game[1])
-        if parsed.check == key_payload.check_code(key_deck.kit_secret(own), parsed.body):
-            return own
-    return seed
-
-
 def check_payload(text: str, secret: Secret | None) -> list[str]:
     """Problems with one payload (empty when it is right); KitgenError when it
     is not a kitgen payload at all."""
@@ -107,21 +94,27 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
         problems.append(f"{label} belongs to kit {parsed.kit}, not {secret.kit}")
     if secret.total and parsed.total != secret.total:
         problems.append(f"{label} is from a deck of {parsed.total} keys; this kit has {secret.total}")
-    seed = _seed_of(parsed, secret.seed)
-    expected = key_payload.check_code(key_deck.kit_secret(seed), parsed.body)
-    if parsed.check != expected:
+    seeds = [secret.seed]
+    game = re.fullmatch(r"G-([A-Z2-7]{6})", parsed.kit)
+    if game:            # a single game's key, given the host's seed: that game's own seed (§3.5)
+        from kitgen.games.codenames.single_games import game_seed
+
+        seeds.append(game_seed(secret.seed, game[1]))
+    seed = next((s for s in seeds if parsed.check == key_payload.check_code(key_deck.kit_secret(s), parsed.body)),
+                None)
+    if seed is None:
         problems.append(f"{label}: check code {parsed.check} does not match this seed "
                         "(a different kit, a wrong seed, or an altered key)")
         return problems
     duet = isinstance(parsed, key_payload.DuetPayload)
-    edition_name = duet_keys.EDITION if duet else edition_for_rows(len(parsed.grid)).name
-    deck_key = (seed, edition_name, parsed.total)
+    edition = None if duet else edition_for_rows(len(parsed.grid))
+    deck_key = (seed, duet_keys.EDITION if duet else edition.name, parsed.total)
     if deck_key not in _decks:
         _decks[deck_key] = duet_keys.generate(seed, parsed.total) if duet else \
-            key_deck.generate(seed, edition_for_rows(len(parsed.grid)), parsed.total)
+            key_deck.generate(seed, edition, parsed.total)
     key = _decks[deck_key][parsed.number - 1]
-    if (duet and (key.side_a, key.side_b) != (parsed.side_a, parsed.side_b)) or \
-            (not duet and (key.starting_team, key.grid) != (parsed.starting_team, parsed.grid)):
+    drawn = (key.side_a, key.side_b) if duet else (key.starting_team, key.grid)
+    if drawn != ((parsed.side_a, parsed.side_b) if duet else (parsed.starting_team, parsed.grid)):
         problems.append(f"{label} is not key {parsed.number} of this seed's deck")
     return problems
 
