@@ -206,6 +206,7 @@ def key_deck_report(deck: list, edition: Edition) -> KeyDeckReport:
 class DuetDeckReport:
     count: int
     assassins: dict[str, list[int]]       # side "A" or "B" -> how often each cell is that side's assassin
+    greens: dict[str, list[int]] = field(default_factory=dict)     # and that side's green agent
     overlap_errors: list[str] = field(default_factory=list)
     clashes: list[tuple[int, int]] = field(default_factory=list)   # (earlier key, key equivalent to it)
 
@@ -221,8 +222,9 @@ class DuetDeckReport:
 
 def duet_deck_report(deck: list) -> DuetDeckReport:
     """The properties of docs/design.md §3.8, measured on a generated duet deck: the overlap table
-    on every key, no key equivalent to an earlier one, each side's assassins per cell."""
-    report = DuetDeckReport(len(deck), {side: [0] * duet_keys.CELLS for side in "AB"})
+    on every key, no key equivalent to an earlier one, each side's assassins (and green agents) per cell."""
+    report = DuetDeckReport(len(deck), {side: [0] * duet_keys.CELLS for side in "AB"},
+                            {side: [0] * duet_keys.CELLS for side in "AB"})
     want = Counter(duet_keys.OVERLAP)
     seen: dict = {}
     for key in deck:
@@ -232,6 +234,8 @@ def duet_deck_report(deck: list) -> DuetDeckReport:
         for i, (a, b) in enumerate(key.cells):
             report.assassins["A"][i] += a == duet_keys.ASSASSIN
             report.assassins["B"][i] += b == duet_keys.ASSASSIN
+            report.greens["A"][i] += a == duet_keys.GREEN
+            report.greens["B"][i] += b == duet_keys.GREEN
         for form in duet_keys.symmetries(key.side_a, key.side_b):
             if form in seen:
                 report.clashes.append((seen[form], key.number))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kitgen import __version__, pictures
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import checks, picture_decks
+from kitgen.games.codenames import checks, duet_keys, picture_decks
 from kitgen.games.codenames.build import Prepared, prepare
 from kitgen.games.codenames.model import Kit
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
@@ -132,8 +132,9 @@ def _duet_key_checks(add, report):
     """The duet deck's properties (docs/design.md §3.8): each side's split and the overlap of the
     sides on every key, no key a form of another, each side's assassins spread over the cells."""
     add(Check("PASS" if not report.overlap_errors else "FAIL",
-              f"each side 9 green / 3 assassins / 13 bystanders, sides overlapping as the edition's table, "
-              f"15 green agents in all, on all {report.count} keys" if not report.overlap_errors
+              f"each side {duet_keys.GREENS} green / {duet_keys.ASSASSINS} assassins / {duet_keys.BYSTANDERS} "
+              f"bystanders, sides overlapping as the edition's table, {duet_keys.DISTINCT_GREENS} green agents in "
+              f"all, on all {report.count} keys" if not report.overlap_errors
               else f"sides wrong on {', '.join(report.overlap_errors[:10])}"))
     add(Check("PASS" if not report.clashes else "FAIL",
               "no key equals another, turned or with its sides swapped" if not report.clashes
@@ -306,7 +307,7 @@ def _heat_grid(sheet: Sheet, title: str, counts: list[int], kind: str, gx: float
 def _duet_heatmaps(sheet: Sheet):
     """The duet deck: how often each cell is each side's assassin and green agent, in side A's
     orientation (docs/design.md §3.8)."""
-    proof, report = sheet.proof, sheet.proof.keys
+    report = sheet.proof.keys
     sheet.new_page()
     sheet.line("Key deck", "heading", bold=True)
     sheet.line(f"{report.count} duet keys \u00b7 uniqueness (turns and swapped sides): "
@@ -315,18 +316,14 @@ def _duet_heatmaps(sheet: Sheet):
     sheet.line("How often each cell holds each type, both sides in side A's orientation (numbers are counts):")
     heat = sheet.style.heat_map
     top = sheet.y - heat.top
-    greens = {side: [0] * 25 for side in "AB"}
-    for key in proof.prepared.contents.key_cards:
-        for i, (a, b) in enumerate(key.cells):
-            greens["A"][i] += a == "G"
-            greens["B"][i] += b == "G"
     maps = [("assassin, side A", report.assassins["A"], "A"), ("assassin, side B", report.assassins["B"], "A"),
-            ("green agent, side A", greens["A"], "G"), ("green agent, side B", greens["B"], "G")]
+            ("green agent, side A", report.greens["A"], "G"), ("green agent, side B", report.greens["B"], "G")]
+    cols, rows = duet_keys.COLS, duet_keys.ROWS
     for k, (title, counts, kind) in enumerate(maps):
-        gx = sheet.margin + (k % 2) * (5 * heat.cell + heat.gap)
-        gy = top - (k // 2) * (5 * heat.cell + heat.row_gap)
-        _heat_grid(sheet, title, counts, kind, gx, gy, 5)
-    sheet.y = top - 2 * (5 * heat.cell + heat.row_gap)
+        gx = sheet.margin + (k % 2) * (cols * heat.cell + heat.gap)
+        gy = top - (k // 2) * (rows * heat.cell + heat.row_gap)
+        _heat_grid(sheet, title, counts, kind, gx, gy, cols)
+    sheet.y = top - 2 * (rows * heat.cell + heat.row_gap)
 
 
 def _heatmaps(sheet: Sheet):
