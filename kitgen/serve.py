@@ -229,8 +229,8 @@ def run_kitgen(args: list[str], folder: Path, progress=None, drawn=None) -> subp
         output.start()
         errors = []
         for line in process.stderr:
-            counted = _PROGRESS.fullmatch(line.rstrip("\n"))
-            part = _DRAWN.fullmatch(line.rstrip("\n"))
+            said = line.rstrip("\n")
+            counted, part = _PROGRESS.fullmatch(said), _DRAWN.fullmatch(said)
             if counted and progress:
                 progress(int(counted[1]), int(counted[2]))
             elif part and drawn:

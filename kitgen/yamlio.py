@@ -26,6 +26,12 @@ def _line_map(node, path=(), lines=None) -> dict:
     return lines
 
 
+def line_of(lines: dict, where: tuple) -> int | None:
+    """The line of the value at key path ``where`` (a ``load`` line map), else of its nearest
+    parent that has one; None when none has."""
+    return next((lines[where[:cut]] for cut in range(len(where), 0, -1) if where[:cut] in lines), None)
+
+
 MAX_TEXT_BYTES = 20_000_000     # a deck, layout or kit file larger than this is refused, not read
 
 

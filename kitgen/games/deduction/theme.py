@@ -89,12 +89,7 @@ class _Reader:
         self.path, self.lines = path, lines
 
     def fail(self, where: tuple, message: str):
-        line = None
-        for cut in range(len(where), 0, -1):
-            line = self.lines.get(where[:cut])
-            if line:
-                break
-        raise KitgenError(message, source=str(self.path), line=line)
+        raise KitgenError(message, source=str(self.path), line=yamlio.line_of(self.lines, where))
 
     def name(self, value, where: tuple) -> str:
         if not isinstance(value, str) or not normalize(value):

@@ -45,8 +45,7 @@ class _Reader:
         self.path, self.lines = path, lines
 
     def fail(self, where: tuple, message: str):
-        line = next((self.lines[where[:cut]] for cut in range(len(where), 0, -1) if where[:cut] in self.lines), None)
-        raise KitgenError(message, source=str(self.path), line=line)
+        raise KitgenError(message, source=str(self.path), line=yamlio.line_of(self.lines, where))
 
     def whole(self, value, where: tuple, what: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
