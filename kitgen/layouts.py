@@ -8,6 +8,7 @@ open maps: new names may be added, each shaped like the base's first entry.
 
 import importlib.resources
 import math
+import os
 import re
 from pathlib import Path
 
@@ -45,6 +46,22 @@ def _resolve(name: str, relative_to: Path | None) -> Path:
     if not path.exists():
         raise KitgenError(f"no layout named {name!r}; built-in layouts: {', '.join(builtin_names())}")
     return path
+
+
+CONFINED = "KITGEN_CONFINED"        # set to a folder: no layout but the built-in ones and those in it (kitgen serve)
+
+
+def _confine(path: Path, named: str) -> None:
+    """With ``CONFINED`` set (``kitgen serve`` sets it to a build's uploaded layouts), refuse a layout
+    file outside that folder and the built-in layouts, before anything else is said of it: whether
+    a file of the server exists is nobody's business."""
+    folder = os.environ.get(CONFINED)
+    if not folder:
+        return
+    resolved = path.resolve()
+    if not any(resolved.is_relative_to(allowed) for allowed in (Path(folder).resolve(), builtin_dir().resolve())):
+        raise KitgenError(f"layout {named!r} is neither a built-in layout nor one that was uploaded; upload it "
+                          "with the layout that extends it")
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -175,6 +192,7 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> list[tuple[Path, dict, di
         raise KitgenError("extends must name a layout", source=str(path), line=lines.get(("extends",)))
     try:
         parent_path = _resolve(parent or BASE, path)
+        _confine(parent_path, parent or BASE)
     except KitgenError as err:
         raise KitgenError(err.message, source=str(path), line=lines.get(("extends",))) from None
     if not parent_path.exists():
@@ -189,6 +207,7 @@ def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), c
     convert units. ``checks`` are a game family's own: each is called with the
     layout and a ``fail(message)`` that refuses it, naming the file."""
     path = _resolve(str(name_or_path), None) if isinstance(name_or_path, str) else Path(name_or_path)
+    _confine(path, str(name_or_path))
     if not path.exists():
         raise KitgenError("layout file not found; check the path", source=str(path))
     chain = _load_chain(path, ())

@@ -9,6 +9,7 @@ PAGE = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="kitgen-form" content="{form}">
 <title>kitgen: make a printable kit</title>
 <link rel="stylesheet" href="/app.css">
 <script src="/app.js" defer></script>
@@ -145,6 +146,12 @@ function formData() {
   return data;
 }
 
+function send(path, body) {
+  // every POST carries the page's form token, which only this page holds (docs/design.md §11)
+  const token = document.querySelector('meta[name=kitgen-form]').content;
+  return fetch(path, {method: 'POST', body: body, headers: {'X-Kitgen-Form': token}});
+}
+
 function say(text, alert) {
   const status = $('status');
   status.textContent = text;
@@ -204,7 +211,7 @@ async function check() {
   $('checks').textContent = '';
   say('Checking…');
   try {
-    const result = await answer(await fetch('/check', {method: 'POST', body: formData()}));
+    const result = await answer(await send('/check', formData()));
     for (const line of result.lines) {
       const item = document.createElement('li');
       item.className = line.status.toLowerCase();
@@ -263,7 +270,7 @@ async function build(event) {
   $('progress').hidden = false;
   say('Sending…');
   try {
-    const started = await answer(await fetch('/jobs', {method: 'POST', body: formData()}));
+    const started = await answer(await send('/jobs', formData()));
     for (;;) {
       const state = await answer(await fetch('/jobs/' + encodeURIComponent(started.job)));
       if (state.state === 'failed') throw new Error(state.error);
@@ -318,7 +325,8 @@ table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0
 """
 
 
-def html(decks: list[str]) -> str:
-    """The page, with the built-in decks in its list."""
+def html(decks: list[str], form_token: str) -> str:
+    """The page, with the built-in decks in its list and its form token (``serve.form_token``),
+    which every POST it sends carries."""
     options = "".join(f'<option value="{escape(d)}">{escape(d)}</option>' for d in decks)
-    return PAGE.replace("{decks}", options)
+    return PAGE.replace("{form}", escape(form_token)).replace("{decks}", options)

@@ -39,8 +39,9 @@ def client(app):
 
 
 def post(client, path, data, token=TOKEN, host=ADDRESS):
+    """A POST as a script given the token sends it (the page sends its form token instead)."""
     return client.post(f"{path}?token={token}", data=data, content_type="multipart/form-data",
-                       base_url=f"http://{host}")
+                       base_url=f"http://{host}", headers={serve.TOKEN_HEADER: token})
 
 
 def deck(name="lesson.csv", data=CSV):
@@ -233,9 +234,6 @@ def test_each_build_runs_in_a_temporary_folder_removed_afterwards(client, monkey
 
 
 BAD = {
-    "not a number": ({"keys": "many"}, ["--keys", "many"]),
-    "bad choice": ({"duplex": "diagonal"}, ["--duplex", "diagonal"]),
-    "unknown option": ({"colour": "cmyk"}, ["--colour", "cmyk"]),
     "a deduction option": ({"players": "3"}, ["--players", "3"]),
     "pdfx without cmyk": ({"pdfx": "1"}, ["--pdfx"]),
     "too few words": ({"deck": deck("few.txt", b"one\ntwo\n")}, None),
@@ -258,13 +256,31 @@ def test_bad_input_gets_the_command_lines_one_line(client, tmp_path, fields, arg
     assert post(client, "/build", {"deck": deck(), "keys": "2"}).status_code == 200     # and it goes on
 
 
+TYPED = {      # each field's type and range, checked by the server before any kitgen runs
+    "not a number": ({"keys": "many"}, "keys 'many': a whole number from 1 to 100000"),
+    "too many keys": ({"keys": "100001"}, "keys '100001': a whole number from 1 to 100000"),
+    "a sign": ({"keys": "-3"}, "keys '-3': a whole number from 1 to 100000"),
+    "bad choice": ({"duplex": "diagonal"}, "duplex 'diagonal': one of long, short, none, fold"),
+    "a bad flag": ({"slug": "maybe"}, "slug is on or off: send 1 or 0, not 'maybe'"),
+    "a control character": ({"seed": "a\x07b"}, "seed: at most 200 characters, none of them a control character"),
+    "a long seed": ({"seed": "x" * 201}, "seed: at most 200 characters, none of them a control character"),
+    "a games option": ({"count": "3"}, "field 'count': a kit build does not take it"),
+}
+
+
+@pytest.mark.parametrize("fields, said", TYPED.values(), ids=TYPED.keys())
+def test_each_field_is_typed_and_ranged_by_the_server(client, fields, said):
+    answer = post(client, "/build", {"deck": deck(), **fields})
+    assert (answer.status_code, answer.get_json()) == (400, {"error": said})
+
+
 @pytest.mark.parametrize("field, value", [("out", "/tmp/elsewhere"), ("icc", "/etc/passwd"), ("deck", "/etc/passwd"),
                                           ("deck", "../decks/classic-en.yaml"), ("slug", "maybe")])
 def test_paths_and_bad_flags_are_refused_in_one_line(client, field, value):
     answer = post(client, "/build", {field: value} if field == "deck" else {"deck": deck(), field: value})
     assert answer.status_code == 400
     error = answer.get_json()["error"]
-    assert "\n" not in error and (f"--{field}" in error or value[:10] in error)
+    assert "\n" not in error and (f"{field}" in error or value[:10] in error)
 
 
 def test_check_gives_the_lines_of_deck_check(client, tmp_path):
@@ -374,11 +390,14 @@ def test_single_game_sheets_through_the_api_are_kitgen_games_files_byte_for_byte
     assert got == expected and len(got) == 2
 
 
-def test_a_bad_game_option_gets_the_command_lines_line(client, tmp_path):
+def test_a_bad_game_option_is_one_line_and_a_bad_game_deck_the_command_lines_line(client, tmp_path):
     answer = post(client, "/game", {"deck": deck(), "format": "doc"})
-    (tmp_path / "lesson.csv").write_bytes(CSV)
+    assert (answer.status_code, answer.get_json()) == (400, {"error": "format 'doc': one of pdf, markdown, bbcode, "
+                                                                      "html, text"})
+    answer = post(client, "/game", {"deck": deck("few.txt", b"one\ntwo\n")})
+    (tmp_path / "few.txt").write_bytes(b"one\ntwo\n")
     assert answer.status_code == 400
-    assert answer.get_json()["error"] == cli_error(["game", "--deck", "lesson.csv", "--format", "doc"], tmp_path)
+    assert answer.get_json()["error"] == cli_error(["game", "--deck", "few.txt"], tmp_path)
 
 
 def finished(client, key):

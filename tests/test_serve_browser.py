@@ -238,7 +238,8 @@ def build_over_http(url: str, seed: str) -> dict:
              "Content-Type: text/csv\r\n\r\n").encode() + "\n".join(WORDS).encode() + b"\r\n"
     body += f"--{boundary}--\r\n".encode()
     request = urllib.request.Request(f"{base}/build?token={token}", data=body, method="POST",
-                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                              serve.TOKEN_HEADER: token})
     with urllib.request.urlopen(request, timeout=600) as answer:
         assert answer.headers["Content-Type"] == "application/zip"
         with zipfile.ZipFile(io.BytesIO(answer.read())) as archive:
@@ -265,3 +266,55 @@ def test_the_real_server_refuses_a_foreign_host_and_a_missing_token(server):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=30)
         assert refused.value.code == 403
+
+
+HOSTILE = """<!doctype html><html><body>
+<form id="f" method="POST" enctype="multipart/form-data" action="{base}/check">
+<input name="deck" value="class-science"></form>
+<script>
+// what any page on another local port could try: a no-cors fetch, then a form POST, with the user's cookie
+fetch('{base}/jobs', {{method: 'POST', mode: 'no-cors', credentials: 'include', body: new URLSearchParams('deck=class-science')}})
+  .catch(() => null).then(() => fetch('{base}/build', {{method: 'POST', mode: 'no-cors', credentials: 'include',
+    body: 'deck=class-science', headers: {{'Content-Type': 'text/plain'}}}})).catch(() => null)
+  .then(() => {{ document.title = 'tried'; document.getElementById('f').submit(); }});
+</script></body></html>"""
+
+
+@pytest.mark.parametrize("other_host", ["127.0.0.1", "localhost"])
+@pytest.mark.parametrize("cookie", [True, False], ids=["with the cookie", "without the cookie"])
+def test_a_page_on_another_local_port_cannot_drive_the_server(server, browser, other_host, cookie):
+    """A page served from another port of this machine, in the browser that has kitgen's page open:
+    its fetches and its form POST reach the server and are refused; no build or check starts."""
+    import http.server
+    import threading
+
+    base = server.url.split("/?token=")[0]
+    page = HOSTILE.format(base=base).encode()
+
+    class Hostile(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    hostile = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+    threading.Thread(target=hostile.serve_forever, daemon=True).start()
+    work, _ = server.app.extensions["kitgen"]
+    admitted, admit = [], work.admit
+    work.admit = lambda: admitted.append(1) or admit()
+    try:
+        browser.get(server.url)                   # the teacher's page: it sets the cookie
+        if not cookie:
+            browser.delete_all_cookies()
+        browser.get(f"http://{other_host}:{hostile.server_address[1]}/")
+        wait(lambda: browser.current_url.startswith(f"{base}/check"))          # the form POST was answered
+        assert "forbidden" in browser.find_element("tag name", "body").text
+        browser.get(server.url)                   # and the teacher's page still works
+        assert admitted == []
+    finally:
+        work.admit = admit
+        hostile.shutdown()
