@@ -3,7 +3,9 @@
 Tests never touch the user's cache (fonts, pictures): KITGEN_CACHE points at a
 fresh folder for the whole session (child processes inherit it), so every run cuts
 the fonts again and the cutting code is tested on every machine, not only on a new one.
-Under CI=true a skipped test is a failure: CI must run every test."""
+Under CI=true a skipped test is a failure: CI must run every test.
+No test is timed: the hypothesis profile loaded here has no deadline (a loaded machine
+must not fail a correct change; tests/test_ci.py keeps every test without one)."""
 
 import os
 import shutil
@@ -12,6 +14,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("kitgen", deadline=None)
+settings.load_profile("kitgen")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))

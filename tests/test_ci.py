@@ -2,6 +2,7 @@
 it does not skip the extraction or browser tests -- when pdftotext, Chromium or its driver
 cannot be had."""
 
+import ast
 import os
 import re
 import shutil
@@ -88,3 +89,74 @@ def test_ci_treats_a_skip_as_a_failure(tmp_path):
         inside = subprocess.run(base, cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "CI": "true"})
         assert outside.returncode in (0, 5) and "1 skipped" in outside.stdout, outside.stdout   # 5: nothing ran
         assert inside.returncode != 0 and "skipped under CI=true" in inside.stdout, inside.stdout
+
+
+# --- no test is timed (hypothesis's deadline) ------------------------------------------
+
+def _settings_calls(tree):
+    """Every call of hypothesis's settings in a module: ``settings(...)``, ``hypothesis.settings(...)``
+    and ``settings.register_profile(...)``, as (what is called, the call)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "settings" or \
+                isinstance(func, ast.Attribute) and func.attr == "settings":
+            yield "settings", node
+        elif isinstance(func, ast.Attribute) and func.attr in ("register_profile", "load_profile"):
+            yield func.attr, node
+
+
+def _deadline_problems(source: str, name: str) -> list[str]:
+    problems = []
+    for _, call in _settings_calls(ast.parse(source)):
+        for keyword in call.keywords:
+            if keyword.arg == "deadline" and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
+                problems.append(f"{name}:{call.lineno}: a hypothesis deadline other than None")
+            if keyword.arg is None:             # settings(**options): what it holds cannot be seen
+                problems.append(f"{name}:{call.lineno}: settings(**...) may hide a deadline")
+    return problems
+
+
+def _conftest_problems(source: str) -> list[str]:
+    """conftest.py must register a profile with deadline=None and load it."""
+    registered, loaded = set(), set()
+    for what, call in _settings_calls(ast.parse(source)):
+        if what not in ("register_profile", "load_profile") or not call.args or \
+                not isinstance(call.args[0], ast.Constant):
+            continue
+        if what == "load_profile":
+            loaded.add(call.args[0].value)
+        elif any(k.arg == "deadline" and isinstance(k.value, ast.Constant) and k.value.value is None
+                 for k in call.keywords):
+            registered.add(call.args[0].value)
+    return [] if registered & loaded else ["conftest.py does not register and load a profile with deadline=None"]
+
+
+def test_no_test_has_a_hypothesis_deadline():
+    """A timed test fails a correct change on a loaded machine (issue 25, point 11): conftest.py
+    loads a profile without a deadline, and no test file sets one."""
+    problems = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        problems += _deadline_problems(path.read_text("utf-8"), path.name)
+    problems += _conftest_problems((ROOT / "tests" / "conftest.py").read_text("utf-8"))
+    assert problems == []
+    from hypothesis import settings
+
+    assert settings.default.deadline is None
+
+
+def test_the_deadline_check_sees_a_deadline_and_a_conftest_without_the_profile():
+    """The check itself: what it must refuse, it refuses."""
+    for source in ("@settings(max_examples=5, deadline=200)\ndef test_x(): pass\n",
+                   "import hypothesis\nhypothesis.settings(deadline=timedelta(ms=1))\n",
+                   "settings.register_profile('x', deadline=500)\n",
+                   "FUZZ = settings(**OPTIONS)\n"):
+        assert _deadline_problems(source, "t.py"), source
+    assert _deadline_problems("@settings(max_examples=5, deadline=None)\ndef test_x(): pass\n", "t.py") == []
+    conftest = (ROOT / "tests" / "conftest.py").read_text("utf-8")
+    assert _conftest_problems(conftest) == []
+    for broken in ('settings.load_profile("kitgen")', 'settings.register_profile("kitgen", deadline=None)'):
+        assert broken in conftest
+        assert _conftest_problems(conftest.replace(broken, "")), broken
+    assert _conftest_problems(conftest.replace("deadline=None)", "deadline=1000)"))

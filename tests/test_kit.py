@@ -276,3 +276,41 @@ def test_output_path_that_is_a_file_is_refused(tmp_path, default_kit):
     (tmp_path / "classic-en").write_text("not a folder")
     with pytest.raises(KitgenError, match="is a file"):
         output.write_kit(tmp_path / "classic-en", files, man)
+
+
+def readme_libraries() -> set[str]:
+    """The libraries README promises manifest.json records, read from its sentence (so README and
+    the manifest stay in step), as distribution names. "the font packages" and "the icon set" are
+    pyproject's fontpkg-* and icon dependencies; every other name must be a dependency too."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    readme = " ".join((root / "README.md").read_text("utf-8").split())
+    listed = re.search(r"`manifest\.json` records every library that shapes the bytes \(([^)]*)\)", readme)
+    assert listed, "README no longer says which libraries manifest.json records"
+    requirements = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]["dependencies"]
+    dependencies = {re.match(r"[A-Za-z0-9._-]+", r).group(0).lower() for r in requirements}
+    groups = {"the font packages": {d for d in dependencies if d.startswith("fontpkg-")},
+              "the icon set": {d for d in dependencies if d.endswith("-icons")}}
+    names = set()
+    for item in (part.strip() for part in listed.group(1).split(",")):
+        if item in groups:
+            assert groups[item], item
+            names |= groups[item]
+        else:
+            assert item.lower() in dependencies, f"README names {item!r}, which pyproject.toml does not depend on"
+            names.add(item.lower())
+    return names
+
+
+def test_the_manifest_records_exactly_the_libraries_readme_names(default_kit):
+    """README's "Reproducible output" promises which libraries manifest.json records; a library
+    dropped from the manifest (or from README) fails here. Each is recorded with its version."""
+    from importlib.metadata import version
+
+    promised = readme_libraries()
+    assert {"svglib", "pillow", "reportlab", "fonttools", "fontpkg-noto-sans", "py-phosphor-icons"} <= promised
+    recorded = manifest(default_kit)["libraries"]
+    assert set(recorded) == promised
+    for name in promised:
+        assert recorded[name] == version(name), name

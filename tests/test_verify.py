@@ -69,6 +69,63 @@ def test_a_repainted_cell_fails_naming_key_and_cell(default_kit, tmp_path):
     assert result.stdout.strip().endswith("12 key card(s) checked: 11 passed, 1 failed")
 
 
+FLAT_DPI = 80        # the lowest round resolution at which each card's QR still reads, with room
+
+
+@pytest.fixture(scope="module")
+def pictures_keys(tmp_path_factory):
+    """A pictures kit of 2 keys (5 x 4 grids): its folder, manifest and seed."""
+    from kitgen.games.codenames import build, kitfile
+
+    kit = kitfile.load(kitfile.kit_path(None, "pictures"), keys=2)
+    folder, _, man = build.build(kit, tmp_path_factory.mktemp("pictures-keys"))
+    return folder, man, kit.seed
+
+
+def _flat_card(folder, key, dpi):
+    """Key ``key``'s card (and a margin of paper round it) cut from its page, rendered once at
+    ``dpi``; and a function from a PDF box on that page to pixels of the cut."""
+    page = render_page(str(folder / key["file"]), key["page"] - 1, dpi)
+    height = page.height * 72 / dpi
+    x0, y0, x1, y1 = key["card"]
+    left, top, right, bottom = (round(v) for v in to_pixels((x0 - 10, y0 - 10, x1 + 10, y1 + 10), height, dpi))
+
+    def at(box):
+        l, t, r, b = to_pixels(box, height, dpi)
+        return l - left, t - top, r - left, b - top
+    return page.crop((left, top, right, bottom)), at
+
+
+@pytest.mark.parametrize("edition, rows, cols", [("words", 5, 5), ("pictures", 4, 5)])
+def test_a_repainted_cell_fails_at_every_position(edition, rows, cols, default_kit, pictures_keys):
+    """Every cell of a key card, repainted (blue, or red where the key has blue), fails naming
+    that cell and no other: none is caught by the luck of a seed. One flat render, copies repainted."""
+    from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
+
+    if edition == "words":
+        folder, _, man = default_kit
+        seed = SEED
+    else:
+        folder, man, seed = pictures_keys
+    key = man["keys"][0]
+    grid = "".join(key["payload"].split(":")[4].split("/"))
+    assert len(grid) == len(key["cells"]) == rows * cols
+    card, at = _flat_card(folder, key, FLAT_DPI)
+    secret = verify.Secret(seed)
+    clean = verify.check_image(card, "card", secret)
+    assert [(r.payload, r.ok) for r in clean] == [(key["payload"], True)], [r.problems for r in clean]
+    label = clean[0].label
+    for index, cell in enumerate(key["cells"]):
+        found = "R" if grid[index] == "B" else "B"
+        painted = card.copy()
+        ImageDraw.Draw(painted).rectangle(at(cell), fill=(224, 83, 61) if found == "R" else (36, 88, 184))
+        results = verify.check_image(painted, "card", secret)
+        row, col = index // cols + 1, index % cols + 1
+        assert [r.problems for r in results] == [[f"{label}: cell row {row}, column {col}: "
+                                                  f"expected {TYPE_NAMES[grid[index]]}, found {TYPE_NAMES[found]}"]], \
+            (index, [r.problems for r in results])
+
+
 def test_a_wrong_seed_is_rejected(scan):
     result = kitgen("verify", str(scan), "--seed", "not the seed")
     assert result.returncode == 3
