@@ -313,10 +313,9 @@ class SvgStore:
         if path is None:
             return None
         try:
-            with open(path, "rb") as file:
-                raw = file.read(MAX_ENTRY_BYTES + 1)
+            raw = files.read_bytes(path, MAX_ENTRY_BYTES, "cache entries")       # a FIFO here: a miss, no wait
             entry = json.loads(raw)
-        except (OSError, ValueError, RecursionError):
+        except (KitgenError, OSError, ValueError, RecursionError):
             return None
         return entry if len(raw) <= MAX_ENTRY_BYTES and _valid_entry(entry, digest, recipe()) else None
 

@@ -182,3 +182,13 @@ def test_the_reader_names_what_it_refuses(tmp_path):
         files.read_text(tmp_path / "fifo", 10)
     assert files.is_regular(tmp_path / "fifo") == "is not a regular file (a FIFO); give a file"
     assert files.is_regular(Path("/dev/zero")) == "is not a regular file (a character device); give a file"
+
+
+def test_a_fifo_in_the_picture_cache_is_a_miss_not_a_wait(tmp_path):
+    """SvgStore reads its own cache folder through the same reader: a FIFO there is a miss."""
+    script = ("import os, sys; from pathlib import Path; from kitgen import pictures\n"
+              "store = pictures.SvgStore(Path(sys.argv[1])); path = store._path(bytes(32))\n"
+              "os.mkfifo(path); print(store._read(bytes(32)))")
+    result = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                            timeout=HANG_GUARD)
+    assert result.returncode == 0 and result.stdout.strip() == "None", result.stdout + result.stderr
