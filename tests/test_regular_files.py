@@ -44,6 +44,8 @@ def special(tmp_path, kind: str, name: str) -> str:
     return name
 
 
+COMMAND_IDS = ["build-deck", "build-kit", "deck-check", "game-layout", "build-icc", "proof-deck", "verify-pdf",
+               "verify-photo", "verify-kit", "preview"]
 KINDS = {"fifo": "(a FIFO)", "zero": "(a character device)"}
 
 # (name of the special file, the command with {} for it): every command of the issue, and the other
@@ -63,7 +65,7 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name, command", COMMANDS, ids=[f"{' '.join(c[:2])}-{n}" for n, c in COMMANDS])
+@pytest.mark.parametrize("name, command", COMMANDS, ids=COMMAND_IDS)
 def test_a_device_or_fifo_is_refused_in_one_line(tmp_path, kind, name, command):
     special(tmp_path, kind, name)
     result = kitgen(*(arg.replace("{}", name) for arg in command), cwd=tmp_path)
@@ -75,8 +77,8 @@ def test_a_device_or_fifo_is_refused_in_one_line(tmp_path, kind, name, command):
 def test_the_issue_commands_with_a_device_named_directly(tmp_path, path):
     for command in (("build", "--deck", path), ("build", path), ("deck", "check", path), ("game", "--layout", path),
                     ("build", "--pdfx", "--color", "cmyk", "--icc", path)):
-        refused(kitgen(*command, "--out", "o", cwd=tmp_path) if command[0] != "deck" else kitgen(*command, cwd=tmp_path),
-                path, "is not a regular file (a character device)")
+        out = () if command[0] == "deck" else ("--out", "o")
+        refused(kitgen(*command, *out, cwd=tmp_path), path, "is not a regular file (a character device)")
 
 
 def test_a_picture_folder_passes_over_fifos_devices_and_links_to_them(tmp_path):
@@ -108,8 +110,8 @@ def test_a_theme_picture_that_is_a_fifo_is_refused(tmp_path):
     text = text.replace('  - "Baker Crumbsley"\n', '  - {name: "Baker Crumbsley", picture: "baker.png"}\n', 1)
     (tmp_path / "town.yaml").write_text(text, encoding="utf-8")
     os.mkfifo(tmp_path / "baker.png")
-    with pytest.raises(KitgenError, match=r"town.yaml:11: the picture 'baker.png': .*is not a regular file \(a FIFO\)"):
-        theme.load(tmp_path / "town.yaml")
+    refused(kitgen("build", "town.yaml", "--out", "o", cwd=tmp_path), "town.yaml:11: the picture 'baker.png': ",
+            "is not a regular file (a FIFO)")
 
 
 # --- limits: a sparse file one byte over each limit is refused by its size, never read ----------------
@@ -143,7 +145,8 @@ def test_pictures_over_their_limits_are_refused(tmp_path):
     folder = tmp_path / "pics"
     folder.mkdir()
     sparse(folder / "huge.png", pictures.MAX_RASTER_BYTES + 1)
-    refused(kitgen("deck", "check", "pics", cwd=tmp_path), "huge.png", "kitgen reads PNG and JPEG pictures up to 200 MB")
+    refused(kitgen("deck", "check", "pics", cwd=tmp_path), "huge.png",
+            "kitgen reads PNG and JPEG pictures up to 200 MB")
     (folder / "huge.png").unlink()
     sparse(folder / "huge.svg", pictures.MAX_SVG_BYTES + 1)
     refused(kitgen("deck", "check", "pics", cwd=tmp_path), "huge.svg", "kitgen reads SVG pictures up to 5 MB")
@@ -177,9 +180,7 @@ def test_the_reader_names_what_it_refuses(tmp_path):
         files.read_bytes(tmp_path / "missing", 10)
     with pytest.raises(KitgenError, match="is a folder, not a file"):
         files.read_bytes(tmp_path, 10)
-    os.mkfifo(tmp_path / "fifo")
-    with pytest.raises(KitgenError, match=r"fifo: is not a regular file \(a FIFO\); give a file"):
-        files.read_text(tmp_path / "fifo", 10)
+    os.mkfifo(tmp_path / "fifo")          # only looked at here: a FIFO is opened only in a subprocess, under HANG_GUARD
     assert files.is_regular(tmp_path / "fifo") == "is not a regular file (a FIFO); give a file"
     assert files.is_regular(Path("/dev/zero")) == "is not a regular file (a character device); give a file"
 

@@ -81,7 +81,9 @@ def test_pages_are_read_only_up_to_the_first_few_without_a_code(tmp_path, monkey
     blank_pdf(tmp_path / "blank.pdf", pages=10, size=(100, 100))
     rendered = []
     real = scans.render_page
-    monkeypatch.setattr(scans, "render_page", lambda doc, index, *a, **k: rendered.append(index) or real(doc, index, *a, **k))
+    monkeypatch.setattr(scans, "render_page",
+                        lambda document, index, *rest, **named: rendered.append(index) or real(document, index, *rest,
+                                                                                                 **named))
     with pytest.raises(KitgenError, match="no kitgen key found on the first 3 pages"):
         list(scans.pdf_pages(tmp_path / "blank.pdf", 72, found=lambda: False))
     assert rendered == list(range(scans.FIRST_PAGES))
@@ -104,7 +106,8 @@ def test_the_page_bound_holds_everything_kitgen_writes():
     assert scans.MAX_PDF_PAGES >= 2 * (kitfile.MAX_KEYS + kitfile.MAX_CARDS)
 
 
-@pytest.mark.parametrize("data", [b"", b"%PDF-1.4\n" + b"\x00garbage" * 100, b"not a pdf at all\n"])
+@pytest.mark.parametrize("data", [b"", b"%PDF-1.4\n" + b"\x00garbage" * 100, b"not a pdf at all\n"],
+                         ids=["empty", "garbage", "text"])
 def test_a_file_that_is_no_pdf_is_one_line(tmp_path, data):
     (tmp_path / "odd.pdf").write_bytes(data)
     refused(kitgen("verify", "odd.pdf", cwd=tmp_path), "odd.pdf: is not a readable PDF (")

@@ -495,8 +495,8 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[
         value = scans.payload_of(value)
         return [CardResult("payload", value, check_payload(value, secret))]
     results = []
-    for where, image in scans.images(kind, value, dpi,
-                                     found=lambda: any(r.payload.startswith(f"{key_payload.PREFIX}:") for r in results)):
+    key = f"{key_payload.PREFIX}:"
+    for where, image in scans.images(kind, value, dpi, found=lambda: any(r.payload.startswith(key) for r in results)):
         results += check_image(image, where, secret, layout)
     if not results:
         raise KitgenError(scans.NO_CODE, source=target)
