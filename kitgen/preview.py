@@ -45,6 +45,8 @@ def render(target: Path, pages: str = "1", dpi: int = 100, out: Path | None = No
     written = []
     try:
         chosen = parse_pages(pages, len(document))
+        for number in chosen:                  # every page refused before any is written
+            scans.page_of(document, number - 1, dpi, str(pdf), min_dpi=MIN_DPI)
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as err:

@@ -185,11 +185,13 @@ def made_by_kitgen(document) -> bool:
         return False
 
 
-def render_page(document, index: int, dpi: float, source: str | None = None, min_dpi: int = 72,
-                asked: float | None = None):
-    """Page ``index`` (0-based) of an open document as a PIL image at ``dpi``; a page that would
-    be more than MAX_PIXELS pixels at ``dpi`` or at the --dpi ``asked`` (when a first look reads
-    at a lower one) is refused, naming the --dpi at which it would not be."""
+def page_of(document, index: int, dpi: float, source: str | None = None, min_dpi: int = 72,
+            asked: float | None = None):
+    """Page ``index`` (0-based) of an open document, once it is known to render at ``dpi`` in at
+    most MAX_PIXELS pixels (also at the --dpi ``asked``, when a first look reads at a lower one);
+    a larger page is refused, naming the --dpi at which it would fit."""
+    import math
+
     import pypdfium2 as pdfium
 
     try:
@@ -197,6 +199,8 @@ def render_page(document, index: int, dpi: float, source: str | None = None, min
         width, height = page.get_size()
     except pdfium.PdfiumError as err:
         raise unreadable(f"page {index + 1}: {err}", source) from None
+    if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
+        raise unreadable(f"page {index + 1} has no size", source)
     shown = max(dpi, asked or dpi)
     pixels = (width * shown / 72) * (height * shown / 72)
     if pixels > MAX_PIXELS:
@@ -205,6 +209,15 @@ def render_page(document, index: int, dpi: float, source: str | None = None, min
         raise KitgenError(f"page {index + 1} is {width / 72 * 25.4:,.0f} x {height / 72 * 25.4:,.0f} mm, "
                           f"{pixels / 1e6:,.0f} million pixels at {shown:g} dpi; kitgen renders a page of at most "
                           f"{MAX_PIXELS // 1_000_000} million: {remedy}", source=source)
+    return page
+
+
+def render_page(document, index: int, dpi: float, source: str | None = None, min_dpi: int = 72,
+                asked: float | None = None):
+    """Page ``index`` (0-based) of an open document as a PIL image at ``dpi`` (refused as ``page_of``)."""
+    import pypdfium2 as pdfium
+
+    page = page_of(document, index, dpi, source, min_dpi, asked)
     try:
         return page.render(scale=dpi / 72).to_pil()
     except pdfium.PdfiumError as err:

@@ -48,6 +48,18 @@ def test_a_page_of_14400_points_is_refused_not_rendered(tmp_path):
     assert not any((tmp_path / "o").glob("*.png")) if (tmp_path / "o").exists() else True
 
 
+def test_preview_refuses_a_page_too_large_before_writing_any(tmp_path):
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.add_blank_page(page_size=(14_400, 14_400))
+    pdf.save(tmp_path / "two.pdf", deterministic_id=True)
+    refused(kitgen("preview", "two.pdf", "--pages", "all", "--out", "o", cwd=tmp_path), "two.pdf: page 2 is 5,080",
+            "give --dpi 44 or less")
+    assert not (tmp_path / "o").exists()
+    result = kitgen("preview", "two.pdf", "--pages", "1", "--out", "o", cwd=tmp_path)
+    assert result.returncode == 0 and [p.name for p in (tmp_path / "o").iterdir()] == ["two-p1.png"], result.stderr
+
+
 def test_a_page_too_large_at_the_dpi_asked_names_a_dpi_that_fits(tmp_path):
     blank_pdf(tmp_path / "a2.pdf", size=(1191, 1684))           # A2 at 600 dpi: 139 million pixels
     line = refused(kitgen("verify", "a2.pdf", "--dpi", "600", cwd=tmp_path), "a2.pdf: page 1 is 420 x 594 mm",
