@@ -10,7 +10,9 @@ from kitgen.errors import KitgenError
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 MAX_PIXELS = 80_000_000          # a scan or photo; and a PDF page as rendered (A3 at 600 dpi is 70 million)
 MAX_SCAN_BYTES = 400_000_000     # a scan or photo file larger than this is refused, not read
-MAX_PDF_BYTES = 2_000_000_000    # a PDF to verify or preview larger than this is refused, not read
+# a PDF to verify or preview larger than this is refused, not read (pdfium reads only what it needs of a
+# file, never all of it: kitgen's 100,000 keys are 50 MB, but a kit of 5,000 large photos is far more)
+MAX_PDF_BYTES = 10_000_000_000
 # pages in a PDF to verify or preview: kitgen's largest is a kit.pdf of 100,000 keys and 5,000 codename
 # cards, each face a page of its own on a small custom paper (fronts and backs: 210,000 pages)
 MAX_PDF_PAGES = 250_000
@@ -18,8 +20,9 @@ MAX_PDF_PAGES = 250_000
 # (kitgen's key volumes, games.pdf and the per-card and print-on-demand PDFs have keys on page 1;
 # a deduction setup.pdf has its slips after the setup sheets)
 FIRST_PAGES = 3
-# a manifest given to verify (--kit) larger than this is refused, not read (one of 100,000 keys: about 30 MB)
-MAX_MANIFEST_BYTES = 200_000_000
+# a manifest given to verify (--kit) larger than this is refused, not read (kitgen's largest, of 100,000
+# duet keys: about 200 MB, 2 kB a key)
+MAX_MANIFEST_BYTES = 500_000_000
 NO_CODE = ("no QR code found: photograph the card from straight above, close enough that it fills a third of "
            "the picture, in good light (a scan: 200 dpi or more, the whole QR in view)")
 

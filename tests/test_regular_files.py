@@ -128,9 +128,9 @@ LIMITS = [   # (file name, the limit, how the message names it, the command)
     ("press.icc", press.MAX_ICC_BYTES, "kitgen reads ICC profiles up to 50 MB",
      ("build", "--pdfx", "--color", "cmyk", "--icc", "{}", "--out", "o")),
     ("scan.jpg", scans.MAX_SCAN_BYTES, "kitgen reads scans and photos up to 400 MB", ("verify", "{}")),
-    ("keys.pdf", scans.MAX_PDF_BYTES, "kitgen reads PDFs up to 2,000 MB", ("verify", "{}")),
-    ("kit.pdf", scans.MAX_PDF_BYTES, "kitgen reads PDFs up to 2,000 MB", ("preview", "{}")),
-    ("manifest.json", scans.MAX_MANIFEST_BYTES, "kitgen reads manifests up to 200 MB",
+    ("keys.pdf", scans.MAX_PDF_BYTES, "kitgen reads PDFs up to 10,000 MB", ("verify", "{}")),
+    ("kit.pdf", scans.MAX_PDF_BYTES, "kitgen reads PDFs up to 10,000 MB", ("preview", "{}")),
+    ("manifest.json", scans.MAX_MANIFEST_BYTES, "kitgen reads manifests up to 500 MB",
      ("verify", "--kit", "{}", "KG1:CLASSIC-EN:1/100:R:x")),
 ]
 
