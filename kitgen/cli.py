@@ -505,7 +505,8 @@ def _is_deduction_target(target: str, dpi: int) -> bool:
         return case_payload.is_case_slip(scans.payload_of(value))
     texts = scans.qr_texts(kind, value, dpi) if kind == "image" else []
     if kind == "pdf":
-        for image in scans.pdf_pages(value, min(dpi, 150)):         # the first page with a code tells
+        # the first page with a code tells (a PDF not kitgen's: among its first scans.FIRST_PAGES)
+        for image in scans.pdf_pages(value, min(dpi, 150), found=lambda: False, asked=dpi):
             import zxingcpp
 
             texts = [c.text for c in zxingcpp.read_barcodes(image.convert("RGB"))]

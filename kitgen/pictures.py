@@ -17,13 +17,16 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache
+from . import cache, files
 from .errors import KitgenError
 
 RASTER = {".png", ".jpg", ".jpeg"}
 VECTOR = {".svg"}
 MAX_PIXELS = 40_000_000          # beyond this a picture is refused as a decompression bomb
 MAX_SVG_BYTES = 5_000_000
+# a PNG or JPEG file larger than this is refused, not read: 40 million pixels of 8-bit RGBA
+# stored without compression are 160 MB, and any picture kitgen takes is smaller
+MAX_RASTER_BYTES = 200_000_000
 ICON_SETS = {"phosphor": "py_phosphor_icons"}
 # a picture beside what ``kitgen deck check --json`` says of it (screen only, never printed)
 THUMBNAIL_PIXELS = 96
@@ -58,7 +61,15 @@ def icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
     path = root / f"{icon}-fill.svg"
     if not path.exists():
         raise KitgenError(f"no icon {icon!r} in the {set_name} set", source=source, line=line)
-    return reference, path.read_bytes()
+    return reference, files.read_bytes(path, MAX_SVG_BYTES, "SVG pictures")
+
+
+def read_file(path: Path) -> bytes:
+    """A picture file's bytes (a regular file, at most MAX_SVG_BYTES for an SVG or MAX_RASTER_BYTES
+    for a PNG or JPEG), refused in one line otherwise."""
+    if path.suffix.lower() in VECTOR:
+        return files.read_bytes(path, MAX_SVG_BYTES, "SVG pictures")
+    return files.read_bytes(path, MAX_RASTER_BYTES, "PNG and JPEG pictures")
 
 
 @functools.lru_cache(maxsize=len(ICON_SETS))
@@ -302,10 +313,9 @@ class SvgStore:
         if path is None:
             return None
         try:
-            with open(path, "rb") as file:
-                raw = file.read(MAX_ENTRY_BYTES + 1)
+            raw = files.read_bytes(path, MAX_ENTRY_BYTES, "cache entries")       # a FIFO here: a miss, no wait
             entry = json.loads(raw)
-        except (OSError, ValueError, RecursionError):
+        except (KitgenError, OSError, ValueError, RecursionError):
             return None
         return entry if len(raw) <= MAX_ENTRY_BYTES and _valid_entry(entry, digest, recipe()) else None
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from .errors import KitgenError
 
+MIN_DPI = 20          # kitgen preview --dpi's least
+
 
 def parse_pages(spec: str, count: int) -> list[int]:
     """``"1,3-5"`` -> [1, 3, 4, 5]; ``"all"`` -> every page. Pages are 1-based."""
@@ -28,30 +30,29 @@ def find_pdf(target: Path) -> Path:
     """A PDF, or a kit folder (its kit.pdf)."""
     if target.is_dir():
         target = target / "kit.pdf"
-    if not target.is_file():
+    if not target.exists():                  # a folder, FIFO or device: refused when it is read
         raise KitgenError("no such PDF or kit folder; build the kit first", source=str(target))
     return target
 
 
 def render(target: Path, pages: str = "1", dpi: int = 100, out: Path | None = None) -> list[Path]:
     """Write the chosen pages as ``<name>-p<N>.png``; returns the paths written."""
-    import pypdfium2 as pdfium
+    from . import scans
 
     pdf = find_pdf(Path(target))
     out = Path(out) if out else pdf.parent / "preview"
-    try:
-        document = pdfium.PdfDocument(str(pdf))
-    except pdfium.PdfiumError:
-        raise KitgenError("is not a readable PDF", source=str(pdf)) from None
+    document = scans.open_pdf(pdf)
     written = []
     try:
         chosen = parse_pages(pages, len(document))
+        for number in chosen:                  # every page refused before any is written
+            scans.page_of(document, number - 1, dpi, str(pdf), min_dpi=MIN_DPI)
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise KitgenError(f"cannot write here: {err.strerror}; choose another --out", source=str(out)) from None
         for number in chosen:
-            image = document[number - 1].render(scale=dpi / 72).to_pil()
+            image = scans.render_page(document, number - 1, dpi, str(pdf), min_dpi=MIN_DPI)
             path = out / f"{pdf.stem}-p{number}.png"
             handle, tmp = tempfile.mkstemp(dir=out, suffix=".png.tmp")
             os.close(handle)

@@ -4,10 +4,25 @@ QR codes found in them (zxing-cpp), for any game family to check."""
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kitgen import files
 from kitgen.errors import KitgenError
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
-MAX_PIXELS = 80_000_000
+MAX_PIXELS = 80_000_000          # a scan or photo; and a PDF page as rendered (A3 at 600 dpi is 70 million)
+MAX_SCAN_BYTES = 400_000_000     # a scan or photo file larger than this is refused, not read
+# a PDF to verify or preview larger than this is refused, not read (pdfium reads only what it needs of a
+# file, never all of it: kitgen's 100,000 keys are 50 MB, but a kit of 5,000 large photos is far more)
+MAX_PDF_BYTES = 10_000_000_000
+# pages in a PDF to verify or preview: kitgen's largest is a kit.pdf of 100,000 keys and 5,000 codename
+# cards, each face a page of its own on a small custom paper (fronts and backs: 210,000 pages)
+MAX_PDF_PAGES = 250_000
+# a PDF not made by kitgen is read no further when its first FIRST_PAGES pages hold no kitgen code
+# (kitgen's key volumes, games.pdf and the per-card and print-on-demand PDFs have keys on page 1;
+# a deduction setup.pdf has its slips after the setup sheets)
+FIRST_PAGES = 3
+# a manifest given to verify (--kit) larger than this is refused, not read (kitgen's largest, of 100,000
+# duet keys: about 200 MB, 2 kB a key)
+MAX_MANIFEST_BYTES = 500_000_000
 NO_CODE = ("no QR code found: photograph the card from straight above, close enough that it fills a third of "
            "the picture, in good light (a scan: 200 dpi or more, the whole QR in view)")
 
@@ -101,7 +116,7 @@ def classify(target: str) -> tuple[str, object]:
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
     try:
-        exists = is_file and path.is_file()
+        exists = is_file and path.exists()          # a folder, FIFO or device: refused when it is read
     except OSError:
         exists = False
     if is_file and not exists:
@@ -111,12 +126,25 @@ def classify(target: str) -> tuple[str, object]:
     return ("pdf" if path.suffix.lower() == ".pdf" else "image"), path
 
 
+def manifest_text(path: str) -> str:
+    """The text of a manifest.json given with --kit (a regular file of at most MAX_MANIFEST_BYTES)."""
+    try:
+        return files.read_text(path, MAX_MANIFEST_BYTES, "manifests")
+    except KitgenError as err:
+        if err.message.startswith("file not found"):
+            raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
+        raise
+
+
 def open_image(path: Path):
+    import io
+
     from PIL import Image, UnidentifiedImageError
 
+    data = files.read_bytes(path, MAX_SCAN_BYTES, "scans and photos")
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
-        image = Image.open(path)
+        image = Image.open(io.BytesIO(data))
         image.load()
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as err:
         reason = "too large" if isinstance(err, Image.DecompressionBombError) else "not a readable PNG or JPEG image"
@@ -124,30 +152,107 @@ def open_image(path: Path):
     return image
 
 
-def pdf_pages(path: Path, dpi: float):
-    """Each page of a PDF file as an image, one at a time."""
-    return pdf_pages_of(str(path), dpi, source=str(path))
+def unreadable(reason: str, source: str | None) -> KitgenError:
+    """The one line for a PDF that pdfium cannot load, count or render."""
+    reason = reason.replace(" (PDFium: Success)", "").rstrip(".")          # pdfium's code for no known reason
+    return KitgenError(f"is not a readable PDF ({reason[:1].lower()}{reason[1:]})", source=source)
 
 
-def pdf_pages_of(pdf, dpi: float, source: str | None = None):
-    """Each page of a PDF (a path, or its bytes) as an image, one at a time."""
+def open_pdf(pdf, source: str | None = None):
+    """A pypdfium2 document of ``pdf`` (a path, or its bytes): a regular file of at most
+    MAX_PDF_BYTES, loaded, of 1 to MAX_PDF_PAGES pages; one line otherwise."""
+    import pypdfium2 as pdfium
+
+    if isinstance(pdf, (str, Path)):
+        source = source or str(pdf)
+        pdf = files.open_regular(pdf, MAX_PDF_BYTES, "PDFs")
+    try:
+        document = pdfium.PdfDocument(pdf, autoclose=True)
+        count = len(document)
+    except pdfium.PdfiumError as err:
+        if not isinstance(pdf, bytes):
+            pdf.close()
+        raise unreadable(str(err), source) from None
+    if not 1 <= count <= MAX_PDF_PAGES:
+        document.close()
+        raise KitgenError("has no pages" if count < 1 else
+                          f"has {count:,} pages; kitgen reads PDFs of up to {MAX_PDF_PAGES:,} pages", source=source)
+    return document
+
+
+def made_by_kitgen(document) -> bool:
+    """Whether the PDF says kitgen wrote it (its Creator, render/pdf.py)."""
+    try:
+        return str(document.get_metadata_value("Creator")).startswith("kitgen ")
+    except Exception:           # pdfium's metadata of a broken file: not kitgen's
+        return False
+
+
+def page_of(document, index: int, dpi: float, source: str | None = None, min_dpi: int = 72,
+            asked: float | None = None):
+    """Page ``index`` (0-based) of an open document, once it is known to render at ``dpi`` in at
+    most MAX_PIXELS pixels (also at the --dpi ``asked``, when a first look reads at a lower one);
+    a larger page is refused, naming the --dpi at which it would fit."""
+    import math
+
     import pypdfium2 as pdfium
 
     try:
-        document = pdfium.PdfDocument(pdf)
-    except pdfium.PdfiumError:
-        raise KitgenError("is not a readable PDF", source=source) from None
+        page = document[index]
+        width, height = page.get_size()
+    except pdfium.PdfiumError as err:
+        raise unreadable(f"page {index + 1}: {err}", source) from None
+    if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
+        raise unreadable(f"page {index + 1} has no size", source)
+    shown = max(dpi, asked or dpi)
+    pixels = (width * shown / 72) * (height * shown / 72)
+    if pixels > MAX_PIXELS:
+        fits = int(72 * (MAX_PIXELS / (width * height)) ** 0.5)
+        remedy = f"give --dpi {fits} or less" if fits >= min_dpi else "it is too large to read at any --dpi"
+        raise KitgenError(f"page {index + 1} is {width / 72 * 25.4:,.0f} x {height / 72 * 25.4:,.0f} mm, "
+                          f"{pixels / 1e6:,.0f} million pixels at {shown:g} dpi; kitgen renders a page of at most "
+                          f"{MAX_PIXELS // 1_000_000} million: {remedy}", source=source)
+    return page
+
+
+def render_page(document, index: int, dpi: float, source: str | None = None, min_dpi: int = 72,
+                asked: float | None = None):
+    """Page ``index`` (0-based) of an open document as a PIL image at ``dpi`` (refused as ``page_of``)."""
+    import pypdfium2 as pdfium
+
+    page = page_of(document, index, dpi, source, min_dpi, asked)
     try:
+        return page.render(scale=dpi / 72).to_pil()
+    except pdfium.PdfiumError as err:
+        raise unreadable(f"page {index + 1}: {err}", source) from None
+
+
+def pdf_pages(path: Path, dpi: float, found=None, asked: float | None = None):
+    """Each page of a PDF file as an image, one at a time. ``found()``, given, says whether a
+    kitgen code was found so far: a PDF not made by kitgen is given up, in one line, when none
+    was on its first FIRST_PAGES pages. ``asked``: as ``render_page``."""
+    return pdf_pages_of(str(path), dpi, source=str(path), found=found, asked=asked)
+
+
+def pdf_pages_of(pdf, dpi: float, source: str | None = None, found=None, asked: float | None = None):
+    """Each page of a PDF (a path, or its bytes) as an image, one at a time (``found``: as
+    ``pdf_pages``)."""
+    document = open_pdf(pdf, source)
+    try:
+        give_up = found is not None and not made_by_kitgen(document)
         for index in range(len(document)):
-            yield document[index].render(scale=dpi / 72).to_pil()
+            if give_up and index == FIRST_PAGES and not found():
+                raise KitgenError(f"no kitgen key found on the first {FIRST_PAGES} pages; "
+                                  "give a kitgen PDF, a scan or a payload", source=source)
+            yield render_page(document, index, dpi, source, asked=asked)
     finally:
         document.close()
 
 
-def images(kind: str, path: Path, dpi: float):
-    """(where, image) for an image file, or for each page of a PDF."""
+def images(kind: str, path: Path, dpi: float, found=None):
+    """(where, image) for an image file, or for each page of a PDF (``found``: as ``pdf_pages``)."""
     if kind == "pdf":
-        for number, image in enumerate(pdf_pages(path, dpi), 1):
+        for number, image in enumerate(pdf_pages(path, dpi, found), 1):
             yield f"page {number}", image
     else:
         yield path.name, open_image(path)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import yaml
 
+from . import files
 from .errors import KitgenError
 
 # libyaml's parser when PyYAML has it (its wheels do): the same safe loader, faster
@@ -37,18 +38,8 @@ MAX_TEXT_BYTES = 20_000_000     # a deck, layout or kit file larger than this is
 
 def read_text(path: Path) -> str:
     """A text file in UTF-8 (a BOM tolerated) or UTF-16 with its BOM; a clear error
-    when it is missing, too large, binary or in another encoding."""
-    try:
-        if path.stat().st_size > MAX_TEXT_BYTES:
-            raise KitgenError(f"is {path.stat().st_size // 1_000_000} MB; kitgen reads text files up to "
-                              f"{MAX_TEXT_BYTES // 1_000_000} MB", source=str(path))
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise KitgenError("file not found; check the path", source=str(path)) from None
-    except IsADirectoryError:
-        raise KitgenError("is a folder, not a file", source=str(path)) from None
-    except OSError as err:
-        raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
+    when it is missing, no regular file, too large, binary or in another encoding."""
+    raw = files.read_bytes(path, MAX_TEXT_BYTES, "text files")
     encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     try:
         text = raw.decode(encoding)

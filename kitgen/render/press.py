@@ -10,12 +10,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kitgen import files
 from kitgen.errors import KitgenError
 
 # The default output profile: ISO Coated v2 300% by basICColor (the FOGRA39 printing condition,
 # at most 300 % ink), zlib licence, as Debian's scribus-data package installs it.
 DEFAULT_PROFILE = Path("/usr/share/scribus/profiles/ISOcoated_v2_300_bas.icc")
 DEFAULT_PACKAGE = "scribus-data"
+MAX_ICC_BYTES = 50_000_000       # an --icc file larger than this is refused, not read (press profiles: 0.5-5 MB)
 # Output conditions kitgen knows by a profile's description: (OutputConditionIdentifier, RegistryName,
 # OutputCondition, licence). The identifier and condition are the ICC Characterization Data
 # Registry's entry for FOGRA39; any other profile is a "Custom" condition described by the profile.
@@ -69,9 +71,9 @@ def load_profile(path: str | None = None) -> Profile:
     else:
         file, source = Path(path), str(path)
     try:
-        data = file.read_bytes()
-    except OSError as err:
-        raise KitgenError(f"cannot read the ICC profile: {err.strerror}", source=str(file)) from None
+        data = files.read_bytes(file, MAX_ICC_BYTES, "ICC profiles")
+    except KitgenError as err:
+        raise KitgenError(f"cannot read the ICC profile: {err.message}", source=str(file)) from None
     description = _check_profile(data, str(file))
     identifier, registry, condition, licence = KNOWN.get(description, ("Custom", None, description, None))
     return Profile(str(file), data, description, identifier, registry, condition, source, licence)

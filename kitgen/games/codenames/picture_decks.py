@@ -7,7 +7,7 @@ import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen import yamlio
+from kitgen import files, pictures as pictures_mod, yamlio
 from kitgen.errors import KitgenError
 from kitgen.pictures import RASTER, VECTOR, Picture, icon, read_picture
 
@@ -48,7 +48,11 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if path.suffix.lower() not in RASTER | VECTOR:
             notes.append((path.name, "not a PNG, JPEG or SVG file; passed over"))
             continue
-        pictures.append(read_picture(path.name, path.read_bytes(), path.suffix.lower() in VECTOR,
+        why = files.is_regular(path)          # a FIFO, a device or a link to one is never opened
+        if why:
+            notes.append((path.name, f"{why.split(';')[0]}; passed over"))
+            continue
+        pictures.append(read_picture(path.name, pictures_mod.read_file(path), path.suffix.lower() in VECTOR,
                                      source=str(path)))
     return pictures, notes
 
@@ -82,9 +86,9 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
             if path.parent.resolve() not in file.parents:
                 raise KitgenError(f"{entry['file']!r} is outside the deck's folder", source=src, line=line)
             try:
-                blob = file.read_bytes()
-            except OSError:
-                raise KitgenError(f"cannot read {entry['file']!r}; check the name", source=src, line=line) from None
+                blob = pictures_mod.read_file(file)
+            except KitgenError as err:
+                raise KitgenError(f"{entry['file']!r}: {err.message}", source=src, line=line) from None
             name = str(entry["file"])
             vector = file.suffix.lower() in VECTOR
             if file.suffix.lower() not in RASTER | VECTOR:

@@ -14,7 +14,6 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from kitgen import scans
 from kitgen.errors import KitgenError
@@ -67,7 +66,7 @@ class CardResult(scans.Checked):
 def load_manifest(path: str) -> Secret:
     """The seed, kit id, key count, edition and layout from a kit's manifest.json."""
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
+        data = json.loads(scans.manifest_text(path))
         options = data.get("options", {})
         return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(data["keys"]),
                       edition=data.get("edition"), layout=options.get("layout"),
@@ -496,7 +495,8 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[
         value = scans.payload_of(value)
         return [CardResult("payload", value, check_payload(value, secret))]
     results = []
-    for where, image in scans.images(kind, value, dpi):
+    key = f"{key_payload.PREFIX}:"
+    for where, image in scans.images(kind, value, dpi, found=lambda: any(r.payload.startswith(key) for r in results)):
         results += check_image(image, where, secret, layout)
     if not results:
         raise KitgenError(scans.NO_CODE, source=target)

@@ -114,9 +114,9 @@ class _Reader:
         if file.suffix.lower() not in pictures.RASTER | pictures.VECTOR:
             self.fail(where, f"{value!r} is not a PNG, JPEG or SVG file")
         try:
-            data = file.read_bytes()
-        except OSError:
-            self.fail(where, f"cannot read the picture {value!r}; check the name")
+            data = pictures.read_file(file)
+        except KitgenError as err:
+            self.fail(where, f"the picture {value!r}: {err.message}")
         try:
             return pictures.read_picture(value, data, file.suffix.lower() in pictures.VECTOR)
         except KitgenError as err:                    # named in the theme, at the theme's line

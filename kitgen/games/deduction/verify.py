@@ -7,7 +7,6 @@ also says what an investigator placed there should have received, so the
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from kitgen import scans
 from kitgen.errors import KitgenError
@@ -49,7 +48,7 @@ def from_theme(theme) -> Names:
 def load_manifest(path: str) -> Names:
     """The seed and the theme's names and map from a deduction kit's manifest.json."""
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
+        data = json.loads(scans.manifest_text(path))
         theme = data["theme"]
         names = tuple(loc["name"] for loc in theme["locations"])
         index = {n: i for i, n in enumerate(names)}
@@ -197,11 +196,9 @@ def verify(target: str, seed: str | None = None, manifest: str | None = None, at
     results = []
     document = None
     if kind == "pdf":
-        import pypdfium2 as pdfium
-
-        document = pdfium.PdfDocument(str(value))
+        document = scans.open_pdf(value)
     try:
-        for where, image in scans.images(kind, value, dpi):
+        for where, image in scans.images(kind, value, dpi, found=lambda: bool(results)):
             codes = zxingcpp.read_barcodes(image.convert("RGB"), formats=zxingcpp.BarcodeFormat.QRCode)
             for code in codes:
                 if not case_payload.is_case_slip(code.text):
