@@ -12,6 +12,7 @@ from kitgen.errors import KitgenError
 from kitgen.names import FORBIDDEN, identity, normalize
 
 MIN_WORDS = 25
+MAX_WORDS = 10_000            # words in one deck: a real deck holds at most a few thousand; refused as the next is read
 MAX_WORD_LENGTH = 60          # characters: no card holds more; longer is a mistake, not a word
 YAML_KEYS = {"name", "language", "words", "credits"}
 CSV_HEADERS = {"word", "words", "codename", "codenames", "term", "terms"}
@@ -52,11 +53,17 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     return path
 
 
+def _too_many(line: int | None) -> KitgenError:
+    return KitgenError(f"holds more than {MAX_WORDS:,} words; a deck has at most {MAX_WORDS:,}: split it", line=line)
+
+
 def _from_text(text: str) -> list[tuple[str, int]]:
     entries = []
     for number, line in enumerate(text.splitlines(), 1):
         word = line.split("#", 1)[0]
         if word.strip():
+            if len(entries) == MAX_WORDS:
+                raise _too_many(number)
             entries.append((word, number))
     return entries
 
@@ -68,7 +75,7 @@ def _from_csv(text: str) -> list[tuple[str, int]]:
     except csv.Error:
         delimiter = ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
-    entries = []
+    entries, header = [], False
     while True:
         start = reader.line_num + 1        # where this record begins: a broken quote is reported there
         try:
@@ -80,9 +87,12 @@ def _from_csv(text: str) -> list[tuple[str, int]]:
         if row and row[0].strip() and not row[0].lstrip().startswith("#"):
             if "\n" in row[0] or "\r" in row[0]:
                 raise KitgenError("a quoted field runs over several lines; close its quote", line=start)
+            if not entries and not header and identity(row[0]) in CSV_HEADERS:
+                header = True              # a header row names the column; it is no word
+                continue
+            if len(entries) == MAX_WORDS:
+                raise _too_many(start)
             entries.append((row[0], start))
-    if entries and identity(entries[0][0]) in CSV_HEADERS:
-        entries.pop(0)
     return entries
 
 
@@ -97,6 +107,8 @@ def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
     words = data.get("words")
     if not isinstance(words, list):
         raise KitgenError("the deck needs a list under 'words'", source=str(path), line=lines.get(("words",)))
+    if len(words) > MAX_WORDS:
+        raise _too_many(lines.get(("words", MAX_WORDS)))
     entries = []
     for i, word in enumerate(words):
         line = lines.get(("words", i))

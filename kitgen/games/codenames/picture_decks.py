@@ -12,6 +12,7 @@ from kitgen.errors import KitgenError
 from kitgen.pictures import RASTER, VECTOR, Picture, icon, read_picture
 
 MIN_PICTURES = 20
+MAX_PICTURES = 10_000         # as a words deck's MAX_WORDS: refused as the next is read, not after reading them all
 YAML_KEYS = {"name", "language", "pictures", "credits"}
 
 
@@ -48,6 +49,9 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if path.suffix.lower() not in RASTER | VECTOR:
             notes.append((path.name, "not a PNG, JPEG or SVG file; passed over"))
             continue
+        if len(pictures) == MAX_PICTURES:
+            raise KitgenError(f"holds more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
+                              source=str(folder))
         pictures.append(read_picture(path.name, path.read_bytes(), path.suffix.lower() in VECTOR,
                                      source=str(path)))
     return pictures, notes
@@ -62,6 +66,9 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
         if key not in YAML_KEYS:
             raise KitgenError(f"unknown key {key!r}; a picture deck has {', '.join(sorted(YAML_KEYS))}",
                               source=src, line=lines.get((key,)))
+    if len(data["pictures"]) > MAX_PICTURES:
+        raise KitgenError(f"lists more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
+                          source=src, line=lines.get(("pictures", MAX_PICTURES)))
     pictures = []
     for i, entry in enumerate(data["pictures"]):
         line = lines.get(("pictures", i))
