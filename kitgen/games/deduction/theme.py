@@ -14,7 +14,8 @@ from pathlib import Path
 
 from kitgen import pictures, yamlio
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import city, facts, texts
+from kitgen.games.deduction import city, facts, layout as layout_mod, texts
+from kitgen.games.deduction.render import board
 from kitgen.names import FORBIDDEN, identity, normalize, slug
 
 KEYS = {"game", "id", "name", "language", "seed", "suspects", "crimes", "locations", "roads", "credits"}
@@ -181,6 +182,9 @@ def load(path: Path) -> Theme:
     if not isinstance(credits, str):
         reader.fail(("credits",), "credits is text")
 
+    if isinstance(data.get("locations"), list):          # before reading them, and long before placing them
+        board.check_capacity(layout_mod.load("default"), len(data["locations"]), str(path),
+                             yamlio.line_of(lines, ("locations",)))
     lists = {}
     given: dict[int, tuple[float, float]] = {}
     for kind in KINDS:
