@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kitgen import yamlio
 from kitgen.errors import KitgenError
-from kitgen.names import FORBIDDEN, identity, normalize
+from kitgen.names import identity, normalize, unprintable
 
 MIN_WORDS = 25
 MAX_WORDS = 10_000            # words in one deck: a real deck holds at most a few thousand; refused as the next is read
@@ -59,7 +59,9 @@ def _too_many(line: int | None) -> KitgenError:
 
 def _from_text(text: str) -> list[tuple[str, int]]:
     entries = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # lines end at CR, LF or both only, as in an editor: splitlines would also cut a word at U+0085 and the like,
+    # which are refused as control characters instead
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
         word = line.split("#", 1)[0]
         if word.strip():
             if len(entries) == MAX_WORDS:
@@ -118,6 +120,8 @@ def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
     for key in ("name", "language", "credits"):
         if key in data and not isinstance(data[key], str):
             raise KitgenError(f"{key} must be text", source=str(path), line=lines.get((key,)))
+    if isinstance(data.get("name"), str) and (problem := unprintable(data["name"], "the deck's name")):
+        raise KitgenError(problem, source=str(path), line=lines.get(("name",)))
     return data, entries
 
 
@@ -153,18 +157,15 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
         if len(raw) > 4 * MAX_WORD_LENGTH:
             raise KitgenError(f"line holds {len(raw):,} characters, not a word; one word per line", source=source,
                               line=line)
+        problem = unprintable(raw, "word")         # as written: normalizing would fold a newline or tab away
+        if problem:
+            raise KitgenError(problem, source=source, line=line)
         word = normalize(raw)
         if not word:
             continue
         if len(word) > MAX_WORD_LENGTH:
             raise KitgenError(f"word {word[:30]!r}... has {len(word)} characters; a codename has at most "
                               f"{MAX_WORD_LENGTH}", source=source, line=line)
-        if re.search(r"[\x00-\x1f\x7f-\x9f]", word):
-            raise KitgenError(f"word {word!r} contains a control character; remove it", source=source, line=line)
-        hidden = next((FORBIDDEN[ch] for ch in word if ch in FORBIDDEN), None)
-        if hidden:
-            raise KitgenError(f"word {word!r} contains {hidden}, which would not print; remove it",
-                              source=source, line=line)
         key = identity(word)
         if key in first_seen:
             duplicates.setdefault(key, [first_seen[key]]).append((word, line))

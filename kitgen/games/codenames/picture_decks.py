@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kitgen import yamlio
 from kitgen.errors import KitgenError
+from kitgen.names import unprintable
 from kitgen.pictures import RASTER, VECTOR, Picture, icon, read_picture
 
 MIN_PICTURES = 20
@@ -52,6 +53,8 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if len(pictures) == MAX_PICTURES:
             raise KitgenError(f"holds more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
                               source=str(folder))
+        if problem := unprintable(path.name, "the file name", "rename the file"):
+            raise KitgenError(problem, source=str(folder))
         pictures.append(read_picture(path.name, path.read_bytes(), path.suffix.lower() in VECTOR,
                                      source=str(path)))
     return pictures, notes
@@ -69,6 +72,8 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
     if len(data["pictures"]) > MAX_PICTURES:
         raise KitgenError(f"lists more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
                           source=src, line=lines.get(("pictures", MAX_PICTURES)))
+    if isinstance(data.get("name"), str) and (problem := unprintable(data["name"], "the deck's name")):
+        raise KitgenError(problem, source=src, line=lines.get(("name",)))
     pictures = []
     for i, entry in enumerate(data["pictures"]):
         line = lines.get(("pictures", i))
@@ -81,6 +86,9 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
         caption = entry.get("caption") or ""
         if not isinstance(caption, str):
             raise KitgenError("a caption is text", source=src, line=line)
+        for key, what in (("file", "the file name"), ("icon", "the icon"), ("caption", "the caption")):
+            if isinstance(entry.get(key), str) and (problem := unprintable(entry[key], what)):
+                raise KitgenError(problem, source=src, line=lines.get(("pictures", i, key), line))
         if "icon" in entry:
             name, blob = icon(str(entry["icon"]), src, line)
             vector = True
