@@ -381,3 +381,30 @@ def test_a_picture_folders_file_name_with_a_control_character_is_refused(tmp_pat
     error = one_line_error(kitgen("deck", "check", str(folder), cwd=tmp_path))
     assert error == (f"kitgen: error: {folder}: the file name {f'ca{char}t.png'!r} has a control character "
                      f"U+{ord(char):04X} at position 3; rename the file")
+
+
+def test_the_build_checks_the_capacity_of_its_own_layout(tmp_path):
+    """The capacity follows the layout: larger location boxes hold fewer, and the build refuses a
+    theme its layout's board cannot hold, before placing anything."""
+    import dataclasses
+
+    from kitgen.games.deduction import build, layout
+    from kitgen.games.deduction.render import board
+
+    path = tmp_path / "big-boxes.yaml"
+    path.write_text("extends: default\nboard:\n  location:\n    size: [100mm, 60mm]\n")
+    assert board.capacity(layout.load(str(path))) == (3, 3)
+    kit = dataclasses.replace(build.load(), layout_name=str(path))
+    with pytest.raises(KitgenError) as caught:
+        build.prepare(kit)
+    assert caught.value.message.startswith("14 locations: a board holds at most 9 (3 across and 3 down, a location's "
+                                           "box being 100 x 60 mm in a map of 368 x 204 mm)")
+
+
+@pytest.mark.parametrize("kind", ["words", "pictures"])
+@pytest.mark.parametrize("char, escaped", CONTROLS)
+def test_a_decks_name_with_a_control_character_is_refused(tmp_path, kind, char, escaped):
+    path = tmp_path / "deck.yaml"
+    path.write_text(f'name: "My{escaped}deck"\n{kind}:\n' + "".join(f"  - {w}.png\n" for w in deck_words("x")))
+    error = one_line_error(kitgen("deck", "check", str(path), cwd=tmp_path))
+    refused_at(error, path, 1, f"My{char}deck", char, 3, "the deck's name")
