@@ -56,19 +56,27 @@ def read_text(path: Path) -> str:
 
 MAX_DEPTH = 100          # kitgen's own files nest a handful of levels
 DEEP = f"YAML nested more than {MAX_DEPTH} levels deep: too deep to be a kitgen file"
+# values (scalars, lists and mappings) in one file: a deck of 10,000 words holds about as many, a
+# layout a few thousand; counted from the parser's events, so a huge file stops here, not composed
+MAX_VALUES = 50_000
 
 
 def load(path: Path) -> tuple[object, dict]:
     """Load one YAML document with the safe loader; returns (data, key-path -> line)."""
     text = read_text(path)
     try:
-        depth = 0
+        depth = values = 0
         for event in yaml.parse(text, Loader=Loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise KitgenError("YAML anchors and aliases (&name, *name) are not allowed; write the values out",
                                   source=str(path), line=event.start_mark.line + 1)
             # counted here, from the parser's events: the composer below recurses in C, and a few
             # ten thousand levels crash the process before Python could catch a RecursionError
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                values += 1
+                if values > MAX_VALUES:
+                    raise KitgenError(f"holds more than {MAX_VALUES:,} YAML values (words, names, keys); too many "
+                                      "for a kitgen file", source=str(path), line=event.start_mark.line + 1)
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:

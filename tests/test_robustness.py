@@ -106,12 +106,15 @@ def test_encodings(tmp_path):
         decks.load(write(tmp_path / "e.txt", b"one\ntwo\nthr\x00ee\n" + text.encode()))
 
 
-def test_a_huge_deck_loads_and_a_build_says_its_limit(tmp_path):
+def test_a_huge_deck_is_refused_and_a_full_one_fills_a_kit(tmp_path):
+    """A deck holds at most decks.MAX_WORDS (10,000) words, refused at the next one's line
+    (tests/test_input_limits.py); a full deck makes exactly MAX_CARDS (5,000) codename cards."""
     words = [f"w{i}" for i in range(100_000)]
-    path = write(tmp_path / "big.txt", "\n".join(words).encode())
-    assert len(decks.load(path).words) == 100_000
-    with pytest.raises(KitgenError, match="would make 50,000 codename cards; a kit prints at most 5,000"):
-        kitfile.load(deck=str(path))
+    path = write(tmp_path / "huge.txt", "\n".join(words).encode())
+    with pytest.raises(KitgenError, match=r"huge\.txt:10001: holds more than 10,000 words"):
+        decks.load(path)
+    path = write(tmp_path / "big.txt", "\n".join(words[:decks.MAX_WORDS]).encode())
+    assert len(kitfile.load(deck=str(path)).deck.words) == 10_000 == 2 * kitfile.MAX_CARDS
     kit = write(tmp_path / "kit.yaml", b"id: big\ndeck: big.txt\ncards: 200\nseed: s\n")
     assert kitfile.load(kit).cards == 200                      # a selection of a big deck is fine
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from kitgen import yamlio
 from kitgen.errors import KitgenError
-from kitgen.names import FORBIDDEN, identity, normalize
+from kitgen.names import identity, normalize, unprintable
 
 MIN_WORDS = 25
+MAX_WORDS = 10_000            # words in one deck: a real deck holds at most a few thousand; refused as the next is read
 MAX_WORD_LENGTH = 60          # characters: no card holds more; longer is a mistake, not a word
 YAML_KEYS = {"name", "language", "words", "credits"}
 CSV_HEADERS = {"word", "words", "codename", "codenames", "term", "terms"}
@@ -52,11 +53,19 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     return path
 
 
+def _too_many(line: int | None) -> KitgenError:
+    return KitgenError(f"holds more than {MAX_WORDS:,} words; a deck has at most {MAX_WORDS:,}: split it", line=line)
+
+
 def _from_text(text: str) -> list[tuple[str, int]]:
     entries = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # lines end at CR, LF or both only, as in an editor: splitlines would also cut a word at U+0085 and the like,
+    # which are refused as control characters instead
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
         word = line.split("#", 1)[0]
         if word.strip():
+            if len(entries) == MAX_WORDS:
+                raise _too_many(number)
             entries.append((word, number))
     return entries
 
@@ -68,7 +77,7 @@ def _from_csv(text: str) -> list[tuple[str, int]]:
     except csv.Error:
         delimiter = ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
-    entries = []
+    entries, header = [], False
     while True:
         start = reader.line_num + 1        # where this record begins: a broken quote is reported there
         try:
@@ -80,9 +89,12 @@ def _from_csv(text: str) -> list[tuple[str, int]]:
         if row and row[0].strip() and not row[0].lstrip().startswith("#"):
             if "\n" in row[0] or "\r" in row[0]:
                 raise KitgenError("a quoted field runs over several lines; close its quote", line=start)
+            if not entries and not header and identity(row[0]) in CSV_HEADERS:
+                header = True              # a header row names the column; it is no word
+                continue
+            if len(entries) == MAX_WORDS:
+                raise _too_many(start)
             entries.append((row[0], start))
-    if entries and identity(entries[0][0]) in CSV_HEADERS:
-        entries.pop(0)
     return entries
 
 
@@ -97,6 +109,8 @@ def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
     words = data.get("words")
     if not isinstance(words, list):
         raise KitgenError("the deck needs a list under 'words'", source=str(path), line=lines.get(("words",)))
+    if len(words) > MAX_WORDS:
+        raise _too_many(lines.get(("words", MAX_WORDS)))
     entries = []
     for i, word in enumerate(words):
         line = lines.get(("words", i))
@@ -106,6 +120,8 @@ def _from_yaml(path: Path) -> tuple[dict, list[tuple[str, int]]]:
     for key in ("name", "language", "credits"):
         if key in data and not isinstance(data[key], str):
             raise KitgenError(f"{key} must be text", source=str(path), line=lines.get((key,)))
+    if isinstance(data.get("name"), str) and (problem := unprintable(data["name"], "the deck's name")):
+        raise KitgenError(problem, source=str(path), line=lines.get(("name",)))
     return data, entries
 
 
@@ -141,18 +157,15 @@ def check(name: str, language: str, entries: list[tuple[str, int]], source: str,
         if len(raw) > 4 * MAX_WORD_LENGTH:
             raise KitgenError(f"line holds {len(raw):,} characters, not a word; one word per line", source=source,
                               line=line)
+        problem = unprintable(raw, "word")         # as written: normalizing would fold a newline or tab away
+        if problem:
+            raise KitgenError(problem, source=source, line=line)
         word = normalize(raw)
         if not word:
             continue
         if len(word) > MAX_WORD_LENGTH:
             raise KitgenError(f"word {word[:30]!r}... has {len(word)} characters; a codename has at most "
                               f"{MAX_WORD_LENGTH}", source=source, line=line)
-        if re.search(r"[\x00-\x1f\x7f-\x9f]", word):
-            raise KitgenError(f"word {word!r} contains a control character; remove it", source=source, line=line)
-        hidden = next((FORBIDDEN[ch] for ch in word if ch in FORBIDDEN), None)
-        if hidden:
-            raise KitgenError(f"word {word!r} contains {hidden}, which would not print; remove it",
-                              source=source, line=line)
         key = identity(word)
         if key in first_seen:
             duplicates.setdefault(key, [first_seen[key]]).append((word, line))

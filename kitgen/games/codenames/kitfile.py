@@ -10,7 +10,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.codenames import decks, picture_decks, texts
 from kitgen.games.codenames.editions import EDITIONS
 from kitgen.games.codenames.model import Kit, RuleSwitches
-from kitgen.names import slug
+from kitgen.names import slug, unprintable
 from kitgen.render.sheet import DUPLEX_MODES
 
 KIT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}")
@@ -98,6 +98,8 @@ def load(path: Path | None = None, *, deck: str | None = None, seed: str | None 
             if err.source is None:
                 fail(err.message, "deck")
             raise
+    if text("name") and (problem := unprintable(text("name"), "the kit's name")):
+        fail(problem, "name")
     kit_id = slug(Path(deck).stem) if from_deck else (text("id") or slug(path.stem))
     if not KIT_ID.fullmatch(kit_id):
         fail(f"kit id {kit_id!r} must be 1-16 lower-case letters, digits or '-'", "id")

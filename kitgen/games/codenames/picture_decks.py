@@ -9,9 +9,11 @@ from pathlib import Path
 
 from kitgen import files, pictures as pictures_mod, yamlio
 from kitgen.errors import KitgenError
+from kitgen.names import unprintable
 from kitgen.pictures import RASTER, VECTOR, Picture, icon, read_picture
 
 MIN_PICTURES = 20
+MAX_PICTURES = 10_000         # as a words deck's MAX_WORDS: refused as the next is read, not after reading them all
 YAML_KEYS = {"name", "language", "pictures", "credits"}
 
 
@@ -48,6 +50,11 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if path.suffix.lower() not in RASTER | VECTOR:
             notes.append((path.name, "not a PNG, JPEG or SVG file; passed over"))
             continue
+        if len(pictures) == MAX_PICTURES:
+            raise KitgenError(f"holds more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
+                              source=str(folder))
+        if problem := unprintable(path.name, "the file name", "rename the file"):
+            raise KitgenError(problem, source=str(folder))
         why = files.is_regular(path)          # a FIFO, a device or a link to one is never opened
         if why:
             notes.append((path.name, f"{why.split(';')[0]}; passed over"))
@@ -66,6 +73,11 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
         if key not in YAML_KEYS:
             raise KitgenError(f"unknown key {key!r}; a picture deck has {', '.join(sorted(YAML_KEYS))}",
                               source=src, line=lines.get((key,)))
+    if len(data["pictures"]) > MAX_PICTURES:
+        raise KitgenError(f"lists more than {MAX_PICTURES:,} pictures; a deck has at most {MAX_PICTURES:,}",
+                          source=src, line=lines.get(("pictures", MAX_PICTURES)))
+    if isinstance(data.get("name"), str) and (problem := unprintable(data["name"], "the deck's name")):
+        raise KitgenError(problem, source=src, line=lines.get(("name",)))
     pictures = []
     for i, entry in enumerate(data["pictures"]):
         line = lines.get(("pictures", i))
@@ -78,6 +90,9 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
         caption = entry.get("caption") or ""
         if not isinstance(caption, str):
             raise KitgenError("a caption is text", source=src, line=line)
+        for key, what in (("file", "the file name"), ("icon", "the icon"), ("caption", "the caption")):
+            if isinstance(entry.get(key), str) and (problem := unprintable(entry[key], what)):
+                raise KitgenError(problem, source=src, line=lines.get(("pictures", i, key), line))
         if "icon" in entry:
             name, blob = icon(str(entry["icon"]), src, line)
             vector = True

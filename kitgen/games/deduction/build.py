@@ -98,6 +98,7 @@ def prepare(kit: Kit) -> Prepared:
     messages = texts.load(kit.theme.language)
     font_names = fonts_mod.register_roles(layout)
     theme = kit.theme
+    board.check_capacity(layout, len(theme.city.names), theme.source)
     if len(theme.given) < len(theme.city.names):         # place what the theme did not, room for the boxes
         positions = city.place(theme.city.names, theme.city.roads, dict(theme.given), board.position_box(layout))
         if positions is None:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from kitgen import pictures, yamlio
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import city, facts, texts
-from kitgen.names import FORBIDDEN, identity, normalize, slug
+from kitgen.games.deduction import city, facts, layout as layout_mod, texts
+from kitgen.games.deduction.render import board
+from kitgen.names import identity, normalize, slug, unprintable
 
 KEYS = {"game", "id", "name", "language", "seed", "suspects", "crimes", "locations", "roads", "credits"}
 MAX_NAME = 40          # characters; a card or tile shrinks a name to fit, but not without end
@@ -94,17 +95,19 @@ class _Reader:
     def name(self, value, where: tuple) -> str:
         if not isinstance(value, str) or not normalize(value):
             self.fail(where, "a name is text; write it, or remove the entry")
+        problem = unprintable(value)                 # as written: normalizing would fold a newline or tab away
+        if problem:
+            self.fail(where, problem)
         shown = normalize(value)
         if len(shown) > MAX_NAME:
             self.fail(where, f"{shown[:30]!r}... has {len(shown)} characters; a name has at most {MAX_NAME}")
-        for ch in shown:
-            if ch in FORBIDDEN:
-                self.fail(where, f"{shown!r} holds {FORBIDDEN[ch]}, which prints as nothing; remove it")
         return shown
 
     def picture(self, value, where: tuple) -> pictures.Picture:
         if not isinstance(value, str):
             self.fail(where, "a picture is a file name beside the theme, or an icon such as phosphor:cat")
+        if problem := unprintable(value, "the picture"):
+            self.fail(where, problem)
         if ":" in value and not Path(value).suffix:
             name, data = pictures.icon(value, str(self.path), self.lines.get(where))
             return pictures.read_picture(name, data, True, line=self.lines.get(where), source=str(self.path))
@@ -181,6 +184,9 @@ def load(path: Path) -> Theme:
     if not isinstance(credits, str):
         reader.fail(("credits",), "credits is text")
 
+    if isinstance(data.get("locations"), list):          # before reading them, and long before placing them
+        board.check_capacity(layout_mod.load("default"), len(data["locations"]), str(path),
+                             yamlio.line_of(lines, ("locations",)))
     lists = {}
     given: dict[int, tuple[float, float]] = {}
     for kind in KINDS:
@@ -213,6 +219,8 @@ def load(path: Path) -> Theme:
             reader.fail(where, f"a road joins two locations: [A, B]; not {road!r}")
         ends = []
         for end in road:
+            if problem := unprintable(end, "the road's end"):
+                reader.fail(where, problem)
             if identity(end) not in index:
                 reader.fail(where, f"the road {road[0]} - {road[1]} goes to {end!r}, which is not one of the locations")
             ends.append(index[identity(end)])

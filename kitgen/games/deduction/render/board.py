@@ -54,6 +54,25 @@ def position_box(layout) -> tuple[float, float]:
     return w / (mw - w), h / (mh - h)
 
 
+def capacity(layout) -> tuple[int, int]:
+    """The most location boxes (board.location.size) that lie side by side in the map
+    (board.map.box) without overlapping, across and down: no placing holds more."""
+    _, _, mw, mh = layout.board.map.box
+    w, h = layout.board.location.size
+    return math.floor(mw / w + 1e-9), math.floor(mh / h + 1e-9)
+
+
+def check_capacity(layout, count: int, source: str, line: int | None = None) -> None:
+    """More locations than the board holds: one line, before any placing."""
+    across, down = capacity(layout)
+    if count > across * down:
+        w, h = layout.board.location.size
+        _, _, mw, mh = layout.board.map.box
+        raise KitgenError(f"{count:,} locations: a board holds at most {across * down} ({across} across and {down} "
+                          f"down, a location's box being {w / MM:g} x {h / MM:g} mm in a map of {mw / MM:g} x "
+                          f"{mh / MM:g} mm); remove {count - across * down:,} of them", source=source, line=line)
+
+
 def location_box(layout, city, index: int) -> tuple[float, float, float, float]:
     w, h = layout.board.location.size
     cx, cy = location_centre(layout, city, index)
