@@ -15,23 +15,7 @@ from kitgen.errors import KitgenError
 from kitgen.games.deduction import theme
 from kitgen.render import press
 
-HANG_GUARD = 120          # seconds: a read that blocks or never ends fails here instead of hanging the suite
-
-
-def kitgen(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=HANG_GUARD, stdin=subprocess.DEVNULL)
-
-
-def refused(result, *needles):
-    """Exit 2 and one line on stderr, no traceback, holding every needle."""
-    lines = result.stderr.splitlines()
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert len(lines) == 1 and lines[0].startswith("kitgen: error: "), result.stderr
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
+from oneline import HANG_GUARD, kitgen, refused
 
 
 def special(tmp_path, kind: str, name: str) -> str:

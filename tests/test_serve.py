@@ -21,31 +21,15 @@ from PIL import Image
 
 from kitgen import serve
 
+from servetest import ADDRESS, CSV, TOKEN, WORDS, app, client, deck  # noqa: F401 (app and client are fixtures)
+
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN, ADDRESS = "a-test-token", "127.0.0.1:5555"
-WORDS = ["Apple", "Bank", "Bat", "Crane", "Duck", "Egg", "Fork", "Goat", "Hat", "Ice", "Jam", "Kite", "Lamp",
-         "Moon", "Nut", "Owl", "Pen", "Queen", "Rose", "Sun", "Tree", "Umbrella", "Van", "Wolf", "Yak", "Zebra"]
-CSV = ("\n".join(WORDS) + "\n").encode()
-
-
-@pytest.fixture
-def app():
-    return serve.create_app(TOKEN, ADDRESS)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def post(client, path, data, token=TOKEN, host=ADDRESS):
     """A POST as a script given the token sends it (the page sends its form token instead)."""
     return client.post(f"{path}?token={token}", data=data, content_type="multipart/form-data",
                        base_url=f"http://{host}", headers={serve.TOKEN_HEADER: token})
-
-
-def deck(name="lesson.csv", data=CSV):
-    return (io.BytesIO(data), name)
 
 
 def kitgen(args, cwd):

@@ -4,17 +4,14 @@ the server; only the server's own page can POST; every route needs the token; th
 hold (1,000 files, 200 MB, 4 children, 8 waiting, 3 GB a child); children die with their job and
 their server, and a new server removes what a dead one left."""
 
-import fcntl
 import io
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from pathlib import Path
 
@@ -23,31 +20,15 @@ from hypothesis import given, settings, strategies as st
 
 from kitgen import layouts, serve
 
+from servetest import ADDRESS, TOKEN, app, client, deck  # noqa: F401 (app and client are fixtures)
+
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN, ADDRESS = "a-test-token", "127.0.0.1:5555"
-WORDS = ["Apple", "Bank", "Bat", "Crane", "Duck", "Egg", "Fork", "Goat", "Hat", "Ice", "Jam", "Kite", "Lamp",
-         "Moon", "Nut", "Owl", "Pen", "Queen", "Rose", "Sun", "Tree", "Umbrella", "Van", "Wolf", "Yak", "Zebra"]
-CSV = ("\n".join(WORDS) + "\n").encode()
-
-
-@pytest.fixture
-def app():
-    return serve.create_app(TOKEN, ADDRESS)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def post(client, path, data, headers=None, token=TOKEN):
     return client.post(f"{path}?token={token}" if token else path, data=data, content_type="multipart/form-data",
                        base_url=f"http://{ADDRESS}",
                        headers={serve.TOKEN_HEADER: TOKEN} if headers is None else headers)
-
-
-def deck(name="lesson.csv", data=CSV):
-    return (io.BytesIO(data), name)
 
 
 def alive(pid: int) -> bool:

@@ -5,8 +5,6 @@ PDFs are made here with pikepdf, the same every run; the subprocesses' timeout o
 against a hang, no test measures time."""
 
 import json
-import subprocess
-import sys
 
 import pikepdf
 import pytest
@@ -14,22 +12,7 @@ import pytest
 from kitgen import scans
 from kitgen.errors import KitgenError
 
-HANG_GUARD = 300          # seconds
-
-
-def kitgen(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "kitgen", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=HANG_GUARD, stdin=subprocess.DEVNULL)
-
-
-def refused(result, *needles) -> str:
-    lines = result.stderr.splitlines()
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert len(lines) == 1 and lines[0].startswith("kitgen: error: "), result.stderr
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
+from oneline import kitgen, refused
 
 
 def blank_pdf(path, pages=1, size=(595, 842)):
