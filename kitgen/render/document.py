@@ -33,11 +33,14 @@ class CardPart:
 
 @dataclass(frozen=True)
 class FreePart:
-    """Pages drawn by a function (the rules sheet); it returns how many it drew."""
+    """Pages drawn by a function (the rules sheet); it returns how many it drew. With
+    ``blank_backs`` (sheets that are cut or glued, not read on both sides), in a two-sided
+    document each page is followed by a blank page, its other side."""
 
     name: str
     title: str
     draw: Callable[[object], int]
+    blank_backs: bool = False
 
 
 def sheet_grid(layout, spec, page_size, fold: bool = False) -> Grid:
@@ -147,6 +150,22 @@ def _draw_cards(c, part: CardPart, layout, on_page=None, options: PrintOptions =
     return len(part.pages)
 
 
+def _with_blank_backs(c, draw: Callable[[object], int]) -> int:
+    """``draw``'s pages, each followed by a blank page (as a part with an odd page count is, below):
+    every page it ends is shown, then its blank back. Returns the pages, backs included."""
+    show = c.showPage
+
+    def front_and_back():
+        show()
+        show()
+
+    c.showPage = front_and_back
+    try:
+        return 2 * draw(c)
+    finally:
+        del c.showPage
+
+
 def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: str, subject: str,
            on_page=None, options: PrintOptions = PrintOptions()) -> tuple[bytes, list[int]]:
     """One PDF of all ``parts``; returns its bytes and the first page (1-based) of
@@ -162,8 +181,12 @@ def render(parts, page_size, layout, fonts: dict[str, str], duplex: str, title: 
     starts, page = [], 1
     for part in parts:
         starts.append(page)
-        count = (_draw_cards(c, part, layout, on_page, options, page, fonts) if isinstance(part, CardPart)
-                 else part.draw(c))
+        if isinstance(part, CardPart):
+            count = _draw_cards(c, part, layout, on_page, options, page, fonts)
+        elif part.blank_backs and duplex in TWO_SIDED:
+            count = _with_blank_backs(c, part.draw)
+        else:
+            count = part.draw(c)
         if duplex in TWO_SIDED and count % 2 and len(parts) > 1:
             c.showPage()          # a blank back, so the next part starts on a fresh sheet
             count += 1

@@ -114,7 +114,8 @@ def prepare(kit: Kit) -> Prepared:
     labels = messages.labels
     card_sets = {
         **shop_sets(theme, layout, font_names, labels),
-        "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title),
+        "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title,
+                           blank_backs=kit.duplex in TWO_SIDED),
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
                              blank_backs=kit.duplex in TWO_SIDED),
     }
@@ -170,13 +171,16 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     theme = p.theme
     label_room = layout.board.tiling.label.size * 3
     pieces = board.pieces(layout, p.board_size, label_room)
-    board_part = FreePart("board", labels.board_title.format(name=theme.name), lambda c: _board(c, p, theme, pieces))
+    # a board piece is glued to the next one and a token sheet cut apart: printed two-sided, each has a
+    # blank back (FreePart.blank_backs), as the aids and slips do (their CardSets' blank backs)
+    board_part = FreePart("board", labels.board_title.format(name=theme.name), lambda c: _board(c, p, theme, pieces),
+                          blank_backs=True)
     parts = {
         "cases": card_part(p.card_sets["cases"], layout, size, kit.duplex),
         "evidence": card_part(p.card_sets["evidence"], layout, size, kit.duplex),
         "tiles": card_part(p.card_sets["tiles"], layout, size, kit.duplex),
         "tokens": FreePart("tokens", labels.tokens_title, lambda c: pages.token_pages(
-            c, layout, font_names, labels, size, facts.MAX_PLAYERS)),
+            c, layout, font_names, labels, size, facts.MAX_PLAYERS), blank_backs=True),
         "aids": card_part(p.card_sets["aids"], layout, size, kit.duplex),
         "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
             c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",

@@ -99,14 +99,16 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
             c.line(x, 0, x + third, third)
         c.restoreState()
 
-    def blank(c, i: int):
-        """Nothing: the back of a slip stays paper."""
-
     return CardSet("slips", title, card_spec(spec), len(entries), front=front, back=blank if blank_backs else None)
 
 
-def aids(count: int, theme, layout, fonts, messages, title: str) -> CardSet:
-    """``count`` identical player aids."""
+def blank(c, i: int):
+    """Nothing: the back of a slip or an aid stays paper."""
+
+
+def aids(count: int, theme, layout, fonts, messages, title: str, blank_backs: bool = True) -> CardSet:
+    """``count`` identical player aids. Printed double-sided, an aid's back is blank (``blank_backs``),
+    or the sheet's other side would show another player's aid, cut through by this one's trim."""
     spec = layout.slip
     width, height = spec.size
     margin = spec.margin
@@ -138,4 +140,4 @@ def aids(count: int, theme, layout, fonts, messages, title: str) -> CardSet:
                 y -= leading
                 text.draw_line(c, part, body, size, margin, y, "left")
 
-    return CardSet("aids", title, card_spec(spec), count, front=front, back=None)
+    return CardSet("aids", title, card_spec(spec), count, front=front, back=blank if blank_backs else None)
