@@ -581,7 +581,7 @@ def test_names_too_long_for_a_tile_are_refused(tmp_path):
     (tmp_path / "t.yaml").write_text(yaml.safe_dump(data))
     out = kitgen("build", "t.yaml", "--players", "2", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "do not fit even at the layout's smallest size" in out.stderr
-    assert "WWWW" in out.stderr and "(a tile)" in out.stderr
+    assert "WWWW" in out.stderr and "(a tile, in 2 lines)" in out.stderr
 
 
 def test_a_theme_without_positions_is_placed_and_builds(tmp_path, classic):
