@@ -41,13 +41,20 @@ SAID = {
 
 
 @pytest.fixture(scope="module")
-def rules(tmp_path_factory):
+def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("rules")
-    printed = {}
     for lang in SAID:
         done = subprocess.run([sys.executable, "-m", "kitgen", "build", "--game", "deduction", "--lang", lang,
                                "--out", str(out)], cwd=out, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def rules(built):
+    out = built
+    printed = {}
+    for lang in SAID:
         text = subprocess.run([pdftotext, str(out / f"deduction-{lang}" / "rules.pdf"), "-"], capture_output=True,
                               text=True, check=True).stdout
         printed[lang] = re.sub(r"-\n(?=\w)", "-", re.sub(r"\s+", " ", text))
@@ -80,3 +87,35 @@ def test_every_language_has_the_same_rules_paragraphs():
         data = yaml.safe_load((folder / f"{lang}.yaml").read_text(encoding="utf-8"))
         shapes[lang] = [(s["id"], len(s["paragraphs"])) for s in data["rules"]["sections"]]
     assert len(set(map(tuple, shapes.values()))) == 1, shapes
+
+
+def test_the_rules_fit_one_page_in_every_language(built):
+    """Issue 26 point 13: the Russian rules were two half-empty pages; a text a little over a page is
+    closed up (leading and paragraph spacing, down to the layout's rules.squeeze) onto one."""
+    import pypdfium2 as pdfium
+
+    for lang in SAID:
+        assert len(pdfium.PdfDocument(built / f"deduction-{lang}" / "rules.pdf")) == 1, lang
+
+
+def lines_of(count: int, style):
+    from kitgen.render import columns
+
+    blocks = [columns.Block(f"paragraph {i}", style) for i in range(count)]
+    return [(block, block.content, True, True) for block in blocks]
+
+
+def test_squeezing_saves_a_page_only_when_the_layouts_share_allows():
+    from kitgen.render import columns
+
+    style = columns.Style("Helvetica", 9, 10, None, space_after=0)
+    room = 100.0                                   # ten lines a column at full leading
+    assert columns.page_count(columns.place(lines_of(21, style), room), 2) == 2
+    tighter = columns.squeezed(lines_of(21, style), room, 2, 0.9)          # 21 lines at 9.5 pt: one page
+    assert columns.page_count(columns.place(tighter, room), 2) == 1
+    assert {block.style.size for block, *_ in tighter} == {9}            # the type keeps its size
+    assert 0.9 * 10 <= tighter[0][0].style.leading < 10
+    left = columns.squeezed(lines_of(30, style), room, 2, 0.9)            # half a page over: not closed up
+    assert left[0][0].style.leading == 10
+    one = lines_of(12, style)
+    assert columns.squeezed(one, room, 2, 0.9) is one                     # a page already: untouched
