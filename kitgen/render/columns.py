@@ -177,10 +177,12 @@ def squeezed(lines, room: float, columns: int, least: float):
     return lines
 
 
-def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None) -> int:
+def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None,
+             squeeze: float = 1.0) -> int:
     """Set ``blocks`` in the layout's ``rules`` columns on as many pages as they need (right
-    column first when ``rtl``; a text a little over a page closed up onto fewer, ``squeezed``;
-    a text of more than one page in balanced columns), a footer on each; returns the page count. A block with a ``kind`` is led by ``draw_mark(c, kind, x, y,
+    column first when ``rtl``; with ``squeeze`` below 1, a text a little over a page closed up
+    onto fewer, ``squeezed``; a text of more than one page in balanced columns), a footer on
+    each; returns the page count. A block with a ``kind`` is led by ``draw_mark(c, kind, x, y,
     size)``, a mark in a cell of ``size``."""
     rules = layout.rules
     width, height = page_size
@@ -191,7 +193,7 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     for block in blocks:
         wrapped = wrap(block.content, block.style, col_w - block.style.indent)
         lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
-    lines = squeezed(lines, height - 2 * margin, columns, rules.squeeze)
+    lines = squeezed(lines, height - 2 * margin, columns, squeeze)
     placed = balanced(lines, height - 2 * margin, columns)
     pages = page_count(placed, columns)
     if pages > rules.max_pages:
