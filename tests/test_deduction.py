@@ -480,10 +480,17 @@ def test_token_sheets_hold_every_token_for_five_players(built):
 
 
 @pytest.mark.skipif(pdftotext is None, reason="pdftotext (poppler-utils) is not installed")
-def test_the_board_prints_both_tracks(built):
-    tokens = set(extract(built / "deduction-en" / "board.pdf").split())
-    assert {str(n) for n in range(facts.SCORE_TRACK + 1)} <= tokens
-    assert {"0"} | {f"\u2212{n}" for n in range(1, facts.PENALTY_TRACK + 1)} <= tokens
+@pytest.mark.parametrize("kit", ["deduction-en", "deduction-ru"])
+def test_the_board_prints_both_tracks_sized_to_their_numbers(built, kit):
+    """The score track runs from 0 to the most a game scores (three mini-games at 7), a running total;
+    the penalty track has a space for each wrong attempt (-2 each), to -20, and nothing else."""
+    assert facts.SCORE_TRACK == facts.MINI_GAMES * max(facts.SCORES) == 21
+    tokens = extract(built / kit / "board.pdf").split()
+    numbers = [t for t in tokens if re.fullmatch(r"\u2212?\d+", t)]
+    score = [str(n) for n in range(facts.SCORE_TRACK + 1)]
+    penalty = ["0"] + [f"\u2212{n}" for n in range(facts.WRONG_ATTEMPT, facts.PENALTY_TRACK + 1, facts.WRONG_ATTEMPT)]
+    assert penalty[-1] == "\u221220" and len(penalty) == 11
+    assert set(numbers) == set(score) | set(penalty)          # each number on the board, and no other
 
 
 def test_slips_verify_from_a_photo_of_the_sheet(built, tmp_path, classic):
@@ -574,7 +581,7 @@ def test_names_too_long_for_a_tile_are_refused(tmp_path):
     (tmp_path / "t.yaml").write_text(yaml.safe_dump(data))
     out = kitgen("build", "t.yaml", "--players", "2", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "do not fit even at the layout's smallest size" in out.stderr
-    assert "WWWW" in out.stderr and "(a tile)" in out.stderr
+    assert "WWWW" in out.stderr and "(a tile, in 2 lines)" in out.stderr
 
 
 def test_a_theme_without_positions_is_placed_and_builds(tmp_path, classic):

@@ -5,7 +5,7 @@ in logical order and each line is shaped on its own, which is what right-to-left
 text needs, and a build does not pay for importing platypus. Every size is the
 layout's ``rules`` section (docs/design.md §6.3)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kitgen.errors import KitgenError
 from kitgen.render import paint, text as text_mod
@@ -152,9 +152,36 @@ def balanced(lines, room: float, columns: int) -> list[tuple[int, float]]:
     return place(lines, high)
 
 
-def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None) -> int:
+SQUEEZE_STEP = 0.01
+
+
+def squeezed(lines, room: float, columns: int, least: float):
+    """``lines`` on fewer pages, if closing up their leading and the space around their paragraphs
+    by a share of at most ``1 - least`` (in steps of ``SQUEEZE_STEP``; the type keeps its size)
+    does it: the lines with their blocks so set, the least closed up that saves a page; else
+    ``lines`` as they are."""
+    pages = page_count(place(lines, room), columns)
+    share = 1.0 - SQUEEZE_STEP
+    while pages > 1 and share >= least - 1e-9:
+        styles: dict[int, Style] = {}
+        blocks: dict[int, Block] = {}
+        for block, *_ in lines:
+            style = styles.setdefault(id(block.style), replace(
+                block.style, leading=block.style.leading * share, space_before=block.style.space_before * share,
+                space_after=block.style.space_after * share))
+            blocks.setdefault(id(block), replace(block, style=style))
+        tighter = [(blocks[id(block)], *rest) for block, *rest in lines]
+        if page_count(place(tighter, room), columns) < pages:
+            return tighter
+        share -= SQUEEZE_STEP
+    return lines
+
+
+def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None,
+             squeeze: float = 1.0) -> int:
     """Set ``blocks`` in the layout's ``rules`` columns on as many pages as they need (right
-    column first when ``rtl``; a text of more than one page in balanced columns), a footer on
+    column first when ``rtl``; with ``squeeze`` below 1, a text a little over a page closed up
+    onto fewer, ``squeezed``; a text of more than one page in balanced columns), a footer on
     each; returns the page count. A block with a ``kind`` is led by ``draw_mark(c, kind, x, y,
     size)``, a mark in a cell of ``size``."""
     rules = layout.rules
@@ -166,6 +193,7 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     for block in blocks:
         wrapped = wrap(block.content, block.style, col_w - block.style.indent)
         lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
+    lines = squeezed(lines, height - 2 * margin, columns, squeeze)
     placed = balanced(lines, height - 2 * margin, columns)
     pages = page_count(placed, columns)
     if pages > rules.max_pages:

@@ -106,7 +106,7 @@ def prepare(kit: Kit) -> Prepared:
                               "overlap nor lie on a road; give every location an 'at'", source=theme.source)
         theme = dataclasses.replace(theme, city=city.Map(theme.city.names, theme.city.roads, positions))
     board.check_fit(layout, theme.city, theme.source)
-    _check_names(theme, layout, font_names)
+    _check_names(theme, layout, font_names, messages.labels)
     games = dealing.deal(theme.seed, theme.counts, kit.players)
     secret = dealing.secret(theme.seed)
     entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
@@ -132,7 +132,7 @@ def shop_sets(theme, layout, font_names, labels) -> dict:
     }
 
 
-def _check_names(theme, layout, font_names):
+def _check_names(theme, layout, font_names, labels):
     """Every name in the fonts that draw it, and fitting its box on cards, tiles and the board
     at the layout's minimum size: one line listing the names that do not."""
     from kitgen.render import text
@@ -144,9 +144,12 @@ def _check_names(theme, layout, font_names):
         raise KitgenError(f"the font lacks characters of {len(lacking)} name(s): {', '.join(lacking[:20])}; "
                           "rename them", source=theme.source)
     location = layout.board.location
-    boxes = [(layout.case_card.name, [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)], "a card"),
-             (layout.city_tile.name, [e.name for e in theme.suspects + theme.crimes], "a tile")]
+    boxes = [(layout.case_card.name, [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)], "a card")]
     too_long = []
+    tile = layout.city_tile.name
+    for name in [e.name for e in theme.suspects + theme.crimes] + [labels.no_suspect, labels.no_crime]:
+        if cards.tile_lines(name, tile, font_names[tile.font], tile.min_size) is None:
+            too_long.append(f"{name} (a tile, in {tile.lines} lines)")
     for style, entries, where in boxes:
         font = font_names[style.font]
         for name in entries:

@@ -15,8 +15,8 @@ MIN_DEGREE, MAX_DEGREE = 2, 6      # the classic city: each location touches 2 t
 EVIDENCE_FACE_UP = 9
 SCORES = (7, 5, 3, 1)              # by the round a player solves in; players of one round share a step
 WRONG_ATTEMPT = 2                  # points on the penalty track
-SCORE_TRACK = 28                   # at least 3 x 7 plus room
-PENALTY_TRACK = 10                 # 0 to -10
+SCORE_TRACK = MINI_GAMES * SCORES[0]          # 0 to 21: the most a game can score, a running total
+PENALTY_TRACK = 10 * WRONG_ATTEMPT            # 0 to -20, a space a wrong attempt; past it, a lap (the rules)
 
 # per player, for the whole game
 INVESTIGATORS, DISCS, CUBES, SCORE_MARKERS, PENALTY_MARKERS = 5, 3, 10, MINI_GAMES, 1

@@ -144,7 +144,7 @@ def draw(c, layout, theme, fonts, labels, marks=()):
         c.circle(sx + sw / 2, sy + sw / 2, sw / 2, stroke=1, fill=0)
     _track(c, layout, fonts, board.score_track, labels.score_track, [str(n) for n in range(facts.SCORE_TRACK + 1)])
     _track(c, layout, fonts, board.penalty_track, labels.penalty_track,
-           ["0"] + [f"\u2212{n}" for n in range(1, facts.PENALTY_TRACK + 1)])
+           ["0"] + [f"\u2212{n}" for n in range(facts.WRONG_ATTEMPT, facts.PENALTY_TRACK + 1, facts.WRONG_ATTEMPT)])
     title = board.title
     font = fonts[title.font]
     shown = text.apply_case(labels.board_title.format(name=theme.name), title.case)

@@ -4,7 +4,7 @@ colour, emblem and back, so decks are told apart by shape as well as by colour."
 from dataclasses import dataclass
 
 from kitgen.games.deduction.render.emblems import KINDS, emblem
-from kitgen.render import paint, pictures, text
+from kitgen.render import columns, paint, pictures, text
 from kitgen.render.cards import CardSet, card_spec
 
 COLOUR = {"suspects": "suspect", "crimes": "crime", "locations": "location"}
@@ -95,9 +95,39 @@ def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evide
     return CardSet("evidence" if evidence else "cases", title, card_spec(card), len(faces), front=front, back=back)
 
 
+def tile_lines(name: str, style, font: str, size: float) -> list[str] | None:
+    """``name`` broken into at most ``style.lines`` lines that each fit the tile's name box at ``size``
+    (words are never split), or None when it cannot be."""
+    box_w, box_h = style.box[2], style.box[3]
+    shown = text.apply_case(name, style.case)
+    if any(not text.fits([word], font, size, box_w) for word in shown.split()):
+        return None
+    lines = columns.wrap(shown, columns.Style(font, size, size * style.line_spacing, None), box_w)
+    if len(lines) > style.lines or size * (1 + style.line_spacing * (len(lines) - 1)) > box_h:
+        return None
+    return lines
+
+
+def tile_name_size(names: list[str], style, font: str) -> float | None:
+    """The one size of every tile name: the largest from ``style.size`` down to ``style.min_size``
+    (in ``text.SIZE_STEP``s) at which each of ``names`` fits (``tile_lines``); None if none does."""
+    size = style.size
+    while size >= style.min_size:
+        if all(tile_lines(name, style, font, size) is not None for name in names):
+            return size
+        size -= text.SIZE_STEP
+    return None
+
+
 def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet:
-    """Suspect and crime tiles: the name (or 'no suspect'/'no crime') in front, one back per kind."""
+    """Suspect and crime tiles: the name (or 'no suspect'/'no crime') in front, one back per kind.
+    Every name is set at one size (``tile_name_size``), on two lines where it must be."""
     tile = layout.city_tile
+    font = fonts[tile.name.font]
+    names = [face.name or (labels.no_suspect if face.kind == "suspects" else labels.no_crime) for face in faces]
+    size = tile_name_size(names, tile.name, font)
+    if size is None:            # build._check_names refuses such a theme first
+        raise ValueError("a tile name does not fit its tile at the layout's smallest size")
     width, height = tile.size
     bleed = tile.bleed
     full = (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
@@ -109,8 +139,13 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         paint.fill_box(c, full, paper)
         paint.fill_box(c, (-bleed, height - tile.band.height, width + 2 * bleed, tile.band.height + bleed), colour)
         blank = face.name is None
-        name = (labels.no_suspect if face.kind == "suspects" else labels.no_crime) if blank else face.name
-        _fitted(c, name, tile.name, fonts, paint.colour(layout, "muted") if blank else ink)
+        lines = tile_lines(names[i], tile.name, font, size)
+        x, y, w, h = tile.name.box
+        step = size * tile.name.line_spacing
+        top = y + h / 2 + step * (len(lines) - 1) / 2          # the lines as one block, centred in the box
+        for n, line in enumerate(lines):
+            text.draw(c, line, font, size, (x, top - n * step - step / 2, w, step),
+                      paint.colour(layout, "muted") if blank else ink)
         emblem(c, face.kind, tile.emblem.box, _tint(layout, COLOUR[face.kind], 0.35) if blank else colour)
 
     def back(c, i: int):

@@ -214,4 +214,5 @@ def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credi
         flow += [Block(line, set_as.credits) for line in credits]
     from kitgen import messages as messages_mod
 
-    return columns.set_text(c, page_size, layout, fonts, flow, footer, messages_mod.is_rtl(messages.language))
+    return columns.set_text(c, page_size, layout, fonts, flow, footer, messages_mod.is_rtl(messages.language),
+                            squeeze=layout.rules.squeeze)
