@@ -89,8 +89,7 @@ def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evide
         _stripes(c, full, _tint(layout, kind, 0.8), card.back.stripe)
         label = labels.evidence_card if evidence else labels[SINGULAR[faces[i].kind]]
         _fitted(c, label, card.back.label, fonts, ink[card.back.label.colour])
-        if not evidence:
-            emblem(c, faces[i].kind, card.back.emblem.box, ink["paper"])
+        emblem(c, "evidence" if evidence else faces[i].kind, card.back.emblem.box, ink["paper"])
 
     return CardSet("evidence" if evidence else "cases", title, card_spec(card), len(faces), front=front, back=back)
 
@@ -152,6 +151,7 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         kind = COLOUR[faces[i].kind]
         paint.fill_box(c, full, paint.colour(layout, kind))
         _fitted(c, labels[kind], tile.back.label, fonts, paper)
+        emblem(c, faces[i].kind, tile.back.emblem.box, paper)
 
     return CardSet("tiles", title, card_spec(tile), len(faces), front=front, back=back)
 

@@ -1,6 +1,7 @@
 """The emblem of each deck, so that decks and tiles are told apart without colour:
 a head and shoulders for suspects, a magnifying glass for crimes, a map pin for
-locations, and a shape per player colour on tokens (docs/design.md §10.6)."""
+locations, a sheet of notes for evidence, and a shape per player colour on tokens
+(docs/design.md §10.6)."""
 
 import math
 
@@ -38,6 +39,25 @@ def emblem(c, kind: str, box, fill):
         path.curveTo(cx + r * 1.2, top - r * 0.6, cx + r * 0.5, cy - s * 0.2, cx, cy - s * 0.44)
         path.close()
         c.drawPath(path, stroke=0, fill=1)
+    elif kind == "evidence":                # a sheet of notes, its corner turned down
+        left, right, bottom, top = cx - s * 0.3, cx + s * 0.3, cy - s * 0.4, cy + s * 0.4
+        fold = s * 0.18
+        path = c.beginPath()
+        path.moveTo(left, bottom)
+        path.lineTo(right, bottom)
+        path.lineTo(right, top - fold)
+        path.lineTo(right - fold, top)
+        path.lineTo(left, top)
+        path.close()
+        c.setLineWidth(s * 0.07)
+        c.setLineJoin(1)
+        c.drawPath(path, stroke=1, fill=0)
+        c.setLineCap(1)
+        for n in range(3):
+            y = cy + s * (0.12 - 0.17 * n)
+            c.line(left + s * 0.12, y, right - s * 0.12, y)
+        c.line(right - fold, top, right - fold, top - fold)
+        c.line(right - fold, top - fold, right, top - fold)
     else:
         raise ValueError(f"no emblem for {kind!r}")
     c.restoreState()
