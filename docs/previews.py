@@ -1,11 +1,12 @@
-"""Remake the README's preview images of the Codenames family from default builds.
+"""Remake the README's preview images of the Codenames family and of the deduction game's board
+and cards from default builds.
 
 usage: python docs/previews.py
 
 Each preview is a page, or the top of a page, of a built PDF rendered with pypdfium2; the box and
 stand previews are pages of the default kit's boxes.pdf as ``kitgen preview`` writes them (the
-deduction game's previews and the verify.html screenshot are made elsewhere: by hand from
-default builds, and by tests/test_web.py's browser)."""
+deduction game's token sheet and case slip previews and the verify.html screenshot are made
+elsewhere: by hand from default builds, and by tests/test_web.py's browser)."""
 
 import shutil
 import subprocess
@@ -85,6 +86,18 @@ def duet(tmp: Path, shots: dict) -> None:
     shots["preview-duet-campaign.png"] = page(kit / "campaign.pdf", 0, 50)
 
 
+def deduction(tmp: Path, shots: dict) -> None:
+    """The deduction game: its A3 board; a suspect card and its back, a crime and a location card,
+    an evidence card and its back, a suspect tile, its back and a blank one."""
+    kit = kitgen("build", "--game", "deduction", "--per-card", "--board-paper", "a3", out=tmp / "deduction")
+    shots["preview-deduction-board.png"] = page(kit / "board.pdf", 0, 30)
+    cases, evidence, tiles = kit / "cases-cards.pdf", kit / "evidence-cards.pdf", kit / "tiles-cards.pdf"
+    first_crime, first_location, blank = 12, 22, 12          # the classic city: 12 suspects, 10 crimes
+    shots["preview-deduction-cards.png"] = strip([
+        face(cases, 0), face(cases, 1), face(cases, 2 * first_crime), face(cases, 2 * first_location),
+        face(evidence, 6), face(evidence, 7), face(tiles, 0), face(tiles, 1), face(tiles, 2 * blank)])
+
+
 def main():
     from PIL import Image
 
@@ -121,6 +134,7 @@ def main():
         shots["preview-proof-words.png"] = top_of(proof, "Words at true size", (496, 300))
         shots["preview-proof-keys.png"] = top_of(proof, "Key deck", (496, 380))
         duet(tmp, shots)
+        deduction(tmp, shots)
         for name, image in shots.items():
             image.save(DOCS / name, optimize=True)
             print(f"{name} {image.size[0]} x {image.size[1]}")
