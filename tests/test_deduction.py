@@ -450,17 +450,18 @@ def test_names_are_compared_as_people_type_them():
     assert identity("Old  Library") == identity("old library")
 
 
-def test_token_sheets_hold_every_token_for_five_players(built):
-    """Counted in the PDF: each player's colour fills 5 standees (two halves each), 3 discs,
-    10 cubes, 3 score markers and a penalty marker; the solving colour 3 discs and the
-    first-player marker."""
+@pytest.mark.parametrize("kit, players", [("deduction-en", 4), ("deduction-ru", 5)])
+def test_token_sheets_hold_every_token_of_the_kits_players_and_no_other_colour(built, kit, players):
+    """Counted in the PDF: each of the kit's players' colours fills 5 standees (two halves each),
+    3 discs, 10 cubes, 3 score markers and a penalty marker, and no other player colour is printed;
+    the solving colour 3 discs and the first-player marker."""
     from kitgen import layouts
     from kitgen.render import paint
 
     from pdfread import Pdf, interpret
 
     layout = layouts.load()
-    pdf = Pdf((built / "deduction-en" / "tokens.pdf").read_bytes())
+    pdf = Pdf((built / kit / "tokens.pdf").read_bytes())
     fills = Counter()
     for page in pdf.pages():
         for filled in interpret(pdf, page)[1]:
@@ -473,9 +474,9 @@ def test_token_sheets_hold_every_token_for_five_players(built):
 
     round_ones = facts.DISCS + facts.SCORE_MARKERS + facts.PENALTY_MARKERS
     square_ones = 2 * facts.INVESTIGATORS + facts.CUBES                 # a standee is two halves
-    for player in range(1, 6):
-        assert (fills[rgb(f"player_{player}"), "round"], fills[rgb(f"player_{player}"), "square"]) == (
-            round_ones, square_ones), player
+    for player in range(1, facts.MAX_PLAYERS + 1):
+        expected = (round_ones, square_ones) if player <= players else (0, 0)
+        assert (fills[rgb(f"player_{player}"), "round"], fills[rgb(f"player_{player}"), "square"]) == expected, player
     assert fills[rgb("solving"), "round"] == facts.SOLVING_DISCS + facts.FIRST_PLAYER_MARKERS
 
 

@@ -16,7 +16,7 @@ import pytest
 from PIL import ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
-from kitgen.games.deduction import build, facts
+from kitgen.games.deduction import build
 from kitgen.games.deduction.render import pages as pages_mod
 from kitgen.render.document import sheet_grid
 
@@ -93,12 +93,12 @@ def board_pieces(players: int) -> int:
     return len(build.board.pieces(layout, prepared.board_size, layout.board.tiling.label.size * 3))
 
 
-def token_sheets() -> int:
-    """How many sheets the tokens take, drawn once on a canvas of their own."""
-    prepared = build.prepare(build.load(paper="a4"))
+def token_sheets(players: int) -> int:
+    """How many sheets ``players``' tokens take, drawn once on a canvas of their own."""
+    prepared = build.prepare(build.load(players=players, paper="a4"))
     canvas = Canvas(io.BytesIO(), pagesize=prepared.page_size)
     return pages_mod.token_pages(canvas, prepared.layout, prepared.fonts, prepared.messages.labels,
-                                 prepared.page_size, facts.MAX_PLAYERS)
+                                 prepared.page_size, players)
 
 
 def aid_sheets(players: int) -> int:
@@ -111,7 +111,7 @@ def aid_sheets(players: int) -> int:
 
 
 def sheets(players: int) -> dict[str, int]:
-    return {"board.pdf": board_pieces(players), "tokens.pdf": token_sheets(), "aids.pdf": aid_sheets(players)}
+    return {"board.pdf": board_pieces(players), "tokens.pdf": token_sheets(players), "aids.pdf": aid_sheets(players)}
 
 
 @pytest.mark.parametrize("players", PLAYERS)

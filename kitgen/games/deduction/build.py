@@ -183,7 +183,7 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         "evidence": card_part(p.card_sets["evidence"], layout, size, kit.duplex),
         "tiles": card_part(p.card_sets["tiles"], layout, size, kit.duplex),
         "tokens": FreePart("tokens", labels.tokens_title, lambda c: pages.token_pages(
-            c, layout, font_names, labels, size, facts.MAX_PLAYERS), blank_backs=True),
+            c, layout, font_names, labels, size, kit.players), blank_backs=True),
         "aids": card_part(p.card_sets["aids"], layout, size, kit.duplex),
         "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
             c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",

@@ -60,7 +60,8 @@ def _piece_notes(c, layout, piece, content, font, size, colour, labels):
 
 
 def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PLAYERS) -> int:
-    """Every token for ``players`` players, flowed across sheets, each with a cut line."""
+    """Every token for ``players`` players (only their colours), flowed across sheets, each with
+    its colour bleeding ``tokens.bleed`` past its cut line."""
     spec = layout.tokens
     width, height = page_size
     margin = layout.paper.margin + 3 * MM
@@ -79,7 +80,8 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
             pages += 1
             _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
             x, y, row_h = margin, height - margin - 14, 0.0
-        _token(c, layout, item, x, y - h, line, ink, paper, number_font, spec.label.size, labels)
+        _token(c, layout, item, x, y - h, line, ink, paper, number_font, spec.label.size, labels, spec.bleed,
+               spec.line.width)
         x += w + spec.gap
         row_h = max(row_h, h)
     c.showPage()
@@ -113,7 +115,7 @@ def _light(layout, name: str) -> bool:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
 
 
-def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
+def _token(c, layout, item, x, y, line, ink, paper, font, size, labels, bleed: float, width: float):
     kind, player = item[0], item[1]
     w, h = item[2], item[3]
     name = f"player_{player}" if player else "solving"
@@ -121,11 +123,12 @@ def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
     if _light(layout, name):                      # a yellow token: its shape and number in ink
         paper = ink
     c.setStrokeColor(line)
-    c.setLineWidth(0.4)
+    c.setLineWidth(width)
     if kind in ("disc", "score", "penalty", "black", "first"):
         r = w / 2
         c.setFillColor(colour)
-        c.circle(x + r, y + r, r, stroke=1, fill=1)
+        c.circle(x + r, y + r, r + bleed, stroke=0, fill=1)           # the colour, past the cut
+        c.circle(x + r, y + r, r, stroke=1, fill=0)                   # the cut line
         if player:
             player_shape(c, player, x + r, y + r, r * (0.9 if kind == "disc" else 0.7), paper)
         if kind == "score":                       # the mini-game's number, bold, beside the shape
@@ -135,13 +138,13 @@ def _token(c, layout, item, x, y, line, ink, paper, font, size, labels):
         elif kind == "first":
             text.draw(c, "1", font, w * 0.45, (x, y, w, h), paper)
     elif kind == "cube":
-        paint.fill_box(c, (x, y, w, h), colour)
+        paint.fill_box(c, (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed), colour)
         c.rect(x, y, w, h, stroke=1, fill=0)
         player_shape(c, player, x + w / 2, y + h / 2, w * 0.6, paper)
     else:                                            # an investigator: a standee folded along its middle
         half = h / 2
-        for base, turned in ((y, True), (y + half, False)):
-            paint.fill_box(c, (x, base, w, half), colour)
+        for base, turned in ((y, True), (y + half, False)):         # each half bleeds away from the fold
+            paint.fill_box(c, (x - bleed, base - bleed if turned else base, w + 2 * bleed, half + bleed), colour)
             c.saveState()
             c.translate(x + w / 2, base + half / 2)
             if turned:
