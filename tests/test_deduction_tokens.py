@@ -73,3 +73,21 @@ def test_only_the_kits_players_get_tokens():
     for players in range(facts.MIN_PLAYERS, facts.MAX_PLAYERS + 1):
         owners = {item[1] for item in pages.token_items(layout.tokens, players)}
         assert owners == set(range(0, players + 1))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_token_sheet_says_how_to_fold_standees_and_slips(tmp_path, lang):
+    import re
+    import subprocess
+    import sys
+
+    from kitgen.games.deduction import texts
+
+    done = subprocess.run([sys.executable, "-m", "kitgen", "build", "--game", "deduction", "--lang", lang, "--out",
+                           str(tmp_path)], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    note = texts.load(lang).labels.tokens_fold
+    document = pdfium.PdfDocument(tmp_path / f"deduction-{lang}" / "tokens.pdf")
+    sheets = [page.get_textpage().get_text_range() for page in document]
+    printed = [re.sub(r"\s+", " ", sheet) for sheet in sheets if sheet.strip()]
+    assert printed and all(note in sheet for sheet in printed), printed

@@ -69,8 +69,9 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
     ink, paper = paint.colour(layout, "ink"), paint.colour(layout, "paper")
     number_font = fonts[spec.label.font]          # the score markers' numbers
     items = token_items(spec, players)
-    pages, x, y, row_h = 1, margin, height - margin - 14, 0.0
-    _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
+    top = height - margin - 14 - TOKEN_NOTE       # below the title and how to fold
+    pages, x, y, row_h = 1, margin, top, 0.0
+    _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages, labels.tokens_fold)
     for item in items:
         kind, player, w, h = item[:4]
         if x + w > width - margin:
@@ -78,8 +79,8 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
         if y - h < margin:
             c.showPage()
             pages += 1
-            _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages)
-            x, y, row_h = margin, height - margin - 14, 0.0
+            _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages, labels.tokens_fold)
+            x, y, row_h = margin, top, 0.0
         _token(c, layout, item, x, y - h, line, ink, paper, number_font, spec.label.size, labels, spec.bleed,
                spec.line.width)
         x += w + spec.gap
@@ -103,10 +104,18 @@ def token_items(spec, players: int) -> list[tuple]:
     return items
 
 
-def _sheet_title(c, title: str, fonts, layout, page_size, page: int):
+TOKEN_NOTE = 12          # points of room under a token sheet's title for its one line on folding
+
+
+def _sheet_title(c, title: str, fonts, layout, page_size, page: int, note: str = ""):
     c.setFillColor(paint.colour(layout, "ink"))
-    text.draw_line(c, title, fonts["heading"], 11, layout.paper.margin + 3 * MM,
-                   page_size[1] - layout.paper.margin - 8, "left")
+    left, top = layout.paper.margin + 3 * MM, page_size[1] - layout.paper.margin
+    text.draw_line(c, title, fonts["heading"], 11, left, top - 8, "left")
+    if note:            # one line, fitted to the sheet's width
+        c.setFillColor(paint.colour(layout, "muted"))
+        width = page_size[0] - 2 * left
+        size = text.fit(note, fonts["label"], width, 10, 8, 5).size
+        text.draw_line(c, note, fonts["label"], size, left, top - 8 - TOKEN_NOTE, "left")
 
 
 def _light(layout, name: str) -> bool:
