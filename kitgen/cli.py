@@ -487,7 +487,8 @@ def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour
         progress.finish()
     what = {"board.pdf": "the board" + (", in pieces to glue" if files[0].pages > 1 else ""),
             "cards.pdf": "case cards (three decks) and evidence cards", "tiles.pdf": "suspect and crime tiles",
-            "tokens.pdf": f"tokens for {kit.players} players", "aids.pdf": "player aids", "rules.pdf": "rules",
+            "tokens.pdf": f"tokens for {kit.players} players", "aids.pdf": "player aids",
+            "notepad.pdf": "detective's notepads, a sheet a player", "rules.pdf": "rules",
             "setup.pdf": "setup sheets and sealed case slips", "kit.pdf": "everything, to print in one go",
             **BOX_FILES}
     click.echo(f"Built {kit.theme.name} ({kit.theme.id}, {kit.players} players) into {target}/")

@@ -113,7 +113,7 @@ def test_manifest_records_every_file_and_slip(built):
     folder = built / "deduction-ru"
     manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
     assert {f["path"] for f in manifest["files"]} == {"board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf",
-                                                      "rules.pdf", "setup.pdf", "kit.pdf"}
+                                                      "notepad.pdf", "rules.pdf", "setup.pdf", "kit.pdf"}
     for entry in manifest["files"]:
         assert entry["sha256"] == hashlib.sha256((folder / entry["path"]).read_bytes()).hexdigest()
     assert len(manifest["slips"]) == facts.MINI_GAMES * 5 and manifest["players"] == 5

@@ -17,7 +17,7 @@ from PIL import ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.games.deduction import build
-from kitgen.games.deduction.render import pages as pages_mod
+from kitgen.games.deduction.render import notepad, pages as pages_mod
 from kitgen.render.document import sheet_grid
 
 from raster import page_count, render_page
@@ -28,8 +28,8 @@ ONE_SIDED = ("fold", "none")
 PLAYERS = (2, 5)
 # kit.pdf holds the files' parts in this order (build.build_files; the board first when it is on the
 # kit's paper, as it is on A4)
-KIT_ORDER = ("board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "rules.pdf", "setup.pdf")
-WITHOUT_BACKS = ("board.pdf", "tokens.pdf", "aids.pdf")
+KIT_ORDER = ("board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "notepad.pdf", "rules.pdf", "setup.pdf")
+WITHOUT_BACKS = ("board.pdf", "tokens.pdf", "aids.pdf", "notepad.pdf")
 PREFERENCE = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge", "fold": b"Simplex", "none": b"Simplex"}
 
 
@@ -110,8 +110,15 @@ def aid_sheets(players: int) -> int:
     return -(-players // grid.per_sheet)
 
 
+def notepad_sheets(players: int) -> int:
+    """How many pages the notepads take: a sheet a player, as many side by side as the layout fits."""
+    prepared = build.prepare(build.load(players=players, paper="a4"))
+    return notepad.pages_for(players, prepared.layout, prepared.page_size)
+
+
 def sheets(players: int) -> dict[str, int]:
-    return {"board.pdf": board_pieces(players), "tokens.pdf": token_sheets(players), "aids.pdf": aid_sheets(players)}
+    return {"board.pdf": board_pieces(players), "tokens.pdf": token_sheets(players), "aids.pdf": aid_sheets(players),
+            "notepad.pdf": notepad_sheets(players)}
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -120,7 +127,7 @@ def test_two_sided_a_sheet_without_backs_has_a_blank_back(kits, mode, players):
     """tokens.pdf and aids.pdf: each sheet (as the one-sided kit prints it) then a blank page."""
     kit, one_sided = kits[mode, players], kits["none", players]
     expected = sheets(players)
-    for name in ("tokens.pdf", "aids.pdf"):
+    for name in ("tokens.pdf", "aids.pdf", "notepad.pdf"):
         assert preference(kit, name) == PREFERENCE[mode]
         fronts = pages(one_sided, name)
         assert len(fronts) == expected[name]

@@ -9,7 +9,7 @@ from pathlib import Path
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
-from kitgen.games.deduction.render import board, cards, pages, slips
+from kitgen.games.deduction.render import board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
@@ -162,6 +162,12 @@ def _check_names(theme, layout, font_names, labels):
         if not text.fit(shown, font, location.size[0] - 4, location.name.height, location.name.size,
                         location.name.min_size).fits:
             too_long.append(f"{name} (the board)")
+    spec = layout.notepad.name          # a row of the notepad
+    font = font_names[spec.font]
+    for name in [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)]:
+        if not text.fit(name, font, notepad.name_width(layout) - 2, layout.notepad.min_row, spec.size,
+                        spec.min_size).fits:
+            too_long.append(f"{name} (the notepad)")
     if too_long:
         raise KitgenError(f"{len(too_long)} name(s) do not fit even at the layout's smallest size: "
                           f"{', '.join(too_long[:20])}; shorten them", source=theme.source)
@@ -185,6 +191,9 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
         "tokens": FreePart("tokens", labels.tokens_title, lambda c: pages.token_pages(
             c, layout, font_names, labels, size, kit.players), blank_backs=True),
         "aids": card_part(p.card_sets["aids"], layout, size, kit.duplex),
+        # the notepad's sheets are cut apart and written on: no designed back
+        "notepad": FreePart("notepad", labels.notepad_title, lambda c: notepad.notepad_pages(
+            c, layout, font_names, labels, theme, size, kit.players), blank_backs=True),
         "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
             c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",
             _credits(theme, labels))),
@@ -198,7 +207,8 @@ def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltF
     files.append(BuiltFile("board.pdf", data, len(pieces)))
     progress.part_drawn("board.pdf", data)
     groups = {"cards.pdf": ("cases", "evidence"), "tiles.pdf": ("tiles",), "tokens.pdf": ("tokens",),
-              "aids.pdf": ("aids",), "rules.pdf": ("rules",), "setup.pdf": ("setup", "slips")}
+              "aids.pdf": ("aids",), "notepad.pdf": ("notepad",),
+              "rules.pdf": ("rules",), "setup.pdf": ("setup", "slips")}
     starts = {}
     for name, members in groups.items():
         data, first = render([parts[m] for m in members], size, layout, font_names, kit.duplex,
