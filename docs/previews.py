@@ -1,5 +1,5 @@
 """Remake the README's preview images of the Codenames family and of the deduction game's board,
-tokens and cards from default builds.
+tokens, notepad, aids and cards from default builds.
 
 usage: python docs/previews.py
 
@@ -87,11 +87,13 @@ def duet(tmp: Path, shots: dict) -> None:
 
 
 def deduction(tmp: Path, shots: dict) -> None:
-    """The deduction game: its A3 board; its first token sheet; a suspect card and its back, a crime and a location card,
+    """The deduction game: its A3 board; its first token sheet, notepad page and aid sheet; a suspect card and its back, a crime and a location card,
     an evidence card and its back, a suspect tile, its back and a blank one."""
     kit = kitgen("build", "--game", "deduction", "--per-card", "--board-paper", "a3", out=tmp / "deduction")
     shots["preview-deduction-board.png"] = page(kit / "board.pdf", 0, 30)
     shots["preview-deduction-tokens.png"] = page(kit / "tokens.pdf", 0, SHEET_DPI)
+    shots["preview-deduction-notepad.png"] = page(kit / "notepad.pdf", 0, SHEET_DPI)
+    shots["preview-deduction-aid.png"] = page(kit / "aids.pdf", 0, SHEET_DPI)
     cases, evidence, tiles = kit / "cases-cards.pdf", kit / "evidence-cards.pdf", kit / "tiles-cards.pdf"
     first_crime, first_location, blank = 12, 22, 12          # the classic city: 12 suspects, 10 crimes
     shots["preview-deduction-cards.png"] = strip([
