@@ -708,14 +708,6 @@ class Jobs:
         with self.lock:
             return self.jobs.get(key)
 
-    def _forget(self) -> None:
-        """The finished jobs beyond the last ``KEPT_JOBS``, oldest first, and their folders."""
-        with self.lock:
-            done = [key for key, job in self.jobs.items() if job.finished]
-            gone = [self.jobs.pop(key) for key in done[:max(0, len(done) - KEPT_JOBS)]]
-        for job in gone:
-            job.space.remove()
-
     def clear(self) -> None:
         """Every job's folder, as the server stops."""
         with self.lock:
@@ -730,18 +722,32 @@ class Jobs:
         def progress(drawn: int, pages: int) -> None:
             job.pages = (drawn, pages)
 
+        kit, error = None, None
         try:
             kit = make(job.space, deck, args, self.work, step, progress, job.previews)
-            job.step, job.kit = "done", kit
         except BadRequest as err:
-            job.error = str(err)
+            error = str(err)
         except Exception as err:            # the server keeps running; the page says what happened
-            job.error = f"internal error: {type(err).__name__}: {err}"
+            error = f"internal error: {type(err).__name__}: {err}"
         finally:
-            if job.kit is None:             # a failed build leaves nothing to download
+            if kit is None:                 # a failed build leaves nothing to download
                 job.space.remove()
             self.work.leave()
-            self._forget()
+            self._finish(job, kit, error or ("stopped" if kit is None else None))
+
+    def _finish(self, job: Job, kit: Kit | None, error: str | None) -> None:
+        """The job done or failed, and the finished jobs beyond the last ``KEPT_JOBS`` forgotten (oldest
+        first, with their folders), at once for whoever asks: no one sees it finished while more than
+        ``KEPT_JOBS`` finished ones are kept."""
+        with self.lock:
+            if kit is not None:
+                job.step, job.kit = "done", kit
+            else:
+                job.error = error
+            done = [key for key, held in self.jobs.items() if held.finished]
+            gone = [self.jobs.pop(key) for key in done[:max(0, len(done) - KEPT_JOBS)]]
+        for old in gone:
+            old.space.remove()
 
 
 class _Held:

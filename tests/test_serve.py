@@ -513,7 +513,8 @@ def test_a_build_writes_each_part_where_kitgen_drawn_says_before_the_kit(tmp_pat
     deduction.mkdir()
     parts = []
     assert serve.run_kitgen(["build", "--game=deduction", "--out=out"], deduction, drawn=parts.append).returncode == 0
-    assert parts == ["board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "rules.pdf", "setup.pdf"]
+    assert parts == ["board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "notepad.pdf", "rules.pdf",
+                     "setup.pdf"]
 
 
 def test_a_duet_kit_through_the_api_is_the_command_lines_kit(client, tmp_path):
