@@ -891,6 +891,7 @@ def create_app(token: str, address: str, any_host: bool = False, work: Work | No
     @app.post("/check")
     def check_deck():
         fields, uploads, layouts = form()
+        fields.pop("make", None)            # the page's whole form: which command it would build with
         return admitted(lambda: jsonify(check(fields, uploads, work, layouts)))
 
     @app.post("/jobs")

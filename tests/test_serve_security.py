@@ -103,6 +103,12 @@ def test_every_argument_is_a_known_option_of_the_command_with_a_checked_value(fo
     assert sum(a.startswith("--out") for a in args) == 1
 
 
+def test_check_takes_the_pages_whole_form_for_single_game_sheets(client):
+    answer = post(client, "/check", {"make": "game", "edition": "words", "deck": deck(), "count": "3",
+                                     "format": "markdown", "lang": "en"})
+    assert answer.status_code == 200, answer.data
+
+
 def test_the_server_has_no_deny_list():
     source = (ROOT / "kitgen" / "serve.py").read_text()
     assert "NOT_OPTIONS" not in source and "build_flags" not in source
