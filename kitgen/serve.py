@@ -750,19 +750,6 @@ class Jobs:
             old.space.remove()
 
 
-class _Held:
-    """An upload read into memory, to save after the request has ended."""
-
-    def __init__(self, filename: str, data: bytes):
-        self.filename, self.data = filename, data
-
-    def read(self) -> bytes:
-        return self.data
-
-    def save(self, path: str) -> None:
-        Path(path).write_bytes(self.data)
-
-
 def form_token(token: str, nonce: str | None = None) -> str:
     """The page's anti-forgery token: a fresh nonce and its HMAC under the server's token. Only a page
     the server sent holds one (another origin cannot read the page), and ``POST`` needs it."""

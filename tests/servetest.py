@@ -25,3 +25,17 @@ def client(app):
 
 def deck(name="lesson.csv", data=CSV):
     return (io.BytesIO(data), name)
+
+
+class Upload:
+    """An upload as ``serve.build`` takes one outside a request: a file name and its bytes."""
+
+    def __init__(self, filename: str, data: bytes):
+        self.filename, self.data = filename, data
+
+    def read(self) -> bytes:
+        return self.data
+
+    def save(self, path: str) -> None:
+        with open(path, "wb") as file:
+            file.write(self.data)

@@ -21,7 +21,7 @@ from PIL import Image
 
 from kitgen import serve
 
-from servetest import ADDRESS, CSV, TOKEN, WORDS, app, client, deck  # noqa: F401 (app and client are fixtures)
+from servetest import ADDRESS, CSV, TOKEN, WORDS, Upload, app, client, deck  # noqa: F401 (app and client are fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -477,7 +477,7 @@ def test_the_page_sees_each_parts_preview_while_the_kit_is_still_building_and_th
         seen.append((drawn, pages, list(shown), job.state()["state"]))
 
     steps = []
-    kit = serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], steps.append, progress, shown=shown)
+    kit = serve.build({"keys": "2"}, [Upload("lesson.csv", CSV)], steps.append, progress, shown=shown)
     assert steps == ["building the kit"]                      # no previews left to draw after the build
     assert list(shown) == ["codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf"]      # in the order drawn
     assert sorted(shown) == kit.parts()
@@ -491,7 +491,7 @@ def test_the_page_sees_each_parts_preview_while_the_kit_is_still_building_and_th
         expected = pdfium.PdfDocument(kit.files[part])[0].render(scale=serve.PREVIEW_DPI / 72).to_pil()
         assert Image.open(io.BytesIO(png)).convert("RGB").tobytes() == expected.convert("RGB").tobytes(), part
     quiet = []
-    serve.build({"keys": "2"}, [serve._Held("lesson.csv", CSV)], quiet.append)
+    serve.build({"keys": "2"}, [Upload("lesson.csv", CSV)], quiet.append)
     assert quiet == ["building the kit"]
 
 

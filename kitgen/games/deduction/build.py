@@ -137,14 +137,15 @@ def _check_names(theme, layout, font_names, labels):
     at the layout's minimum size: one line listing the names that do not."""
     from kitgen.render import text
 
-    names = [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)] + [theme.name]
+    entries = [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)]
+    names = entries + [theme.name]
     lacking = sorted({f"{name} ({text.missing_glyphs(name, font_names['word'])})" for name in names
                       if text.missing_glyphs(name, font_names["word"])})
     if lacking:
         raise KitgenError(f"the font lacks characters of {len(lacking)} name(s): {', '.join(lacking[:20])}; "
                           "rename them", source=theme.source)
     location = layout.board.location
-    boxes = [(layout.case_card.name, [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)], "a card")]
+    boxes = [(layout.case_card.name, entries, "a card")]
     too_long = []
     tile = layout.city_tile.name
     for name in [e.name for e in theme.suspects + theme.crimes] + [labels.no_suspect, labels.no_crime]:
@@ -164,7 +165,7 @@ def _check_names(theme, layout, font_names, labels):
             too_long.append(f"{name} (the board)")
     spec = layout.notepad.name          # a row of the notepad
     font = font_names[spec.font]
-    for name in [e.name for kind in theme_mod.KINDS for e in getattr(theme, kind)]:
+    for name in entries:
         if not text.fit(name, font, notepad.name_width(layout) - 2, layout.notepad.min_row, spec.size,
                         spec.min_size).fits:
             too_long.append(f"{name} (the notepad)")
