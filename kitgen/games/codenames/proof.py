@@ -19,15 +19,10 @@ from kitgen.games.codenames import checks, duet_keys, picture_decks
 from kitgen.games.codenames.build import Prepared, prepare
 from kitgen.games.codenames.model import Kit
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
-from kitgen.render import paint
+from kitgen.render import paint, proofsheet
 from kitgen.render.pdf import new_canvas
-from kitgen.render.text import draw_line, missing_glyphs
-
-
-@dataclass
-class Check:
-    status: str              # PASS, FAIL or WARN
-    text: str
+from kitgen.render.proofsheet import Check  # noqa: F401 -- a check, the kernel's
+from kitgen.render.text import missing_glyphs
 
 
 @dataclass
@@ -145,52 +140,21 @@ def _duet_key_checks(add, report):
               f"(cap ceil(3N/25) = {report.assassin_cap})"))
 
 
-class Sheet:
-    """A little page-flowing writer on a reportlab canvas."""
+class Sheet(proofsheet.Sheet):
+    """The kernel's page-flowing writer, with a Codenames kit's footer."""
 
     def __init__(self, c, proof: Proof):
-        self.c, self.proof = c, proof
-        layout = proof.prepared.layout
-        self.style = layout.proof                  # every size of the proof (layouts/base.yaml)
-        self.sizes, self.margin = self.style.sizes, self.style.margin
-        self.width, self.height = proof.prepared.page_size
-        self.font = proof.prepared.fonts[self.style.text.font]
-        self.bold = proof.prepared.fonts[self.style.bold.font]
-        self.ink = paint.colour(layout, self.style.text.colour)
-        self.guide = paint.colour(layout, self.style.guide.colour)
-        self.page = 0
-        self.y = 0.0
-        self.new_page()
-
-    def new_page(self):
-        if self.page:
-            self.c.showPage()
-        self.page += 1
-        self.y = self.height - self.margin
-        self.c.setFillColor(self.ink)
+        self.proof = proof
         # the proof is written in English; a kit's name in another script is set inside it
-        draw_line(self.c, f"Proof of {self.proof.kit.name} ({self.proof.kit.id}) \u00b7 kitgen {__version__} "
-                  f"\u00b7 page {self.page}", self.font, self.sizes.footer, self.margin, self.margin / 2, rtl=False)
-
-    def need(self, height: float):
-        if self.y - height < self.margin:
-            self.new_page()
-
-    def line(self, text: str, size: str = "body", bold: bool = False, colour=None, indent: float = 0):
-        """One line of text at one of the layout's proof sizes (title, heading, body, small...)."""
-        points = self.sizes[size]
-        self.need(points * self.style.line_spacing)
-        self.y -= points * self.style.line_spacing
-        self.c.setFillColor(colour or self.ink)
-        draw_line(self.c, text, self.bold if bold else self.font, points, self.margin + indent, self.y, rtl=False)
+        super().__init__(c, proof.prepared.layout, proof.prepared.fonts, proof.prepared.page_size,
+                         lambda page: f"Proof of {proof.kit.name} ({proof.kit.id}) \u00b7 kitgen {__version__} "
+                                      f"\u00b7 page {page}")
 
 
-STATUS_COLOURS = {"PASS": "blue", "FAIL": "red", "WARN": "bystander"}
 
 
 def _summary(sheet: Sheet):
     proof, kit = sheet.proof, sheet.proof.kit
-    layout = proof.prepared.layout
     sheet.line(f"Proof: {kit.name}", "title", bold=True)
     seed_hash = hashlib.sha256(kit.seed.encode()).hexdigest()[:12]
     for text in (f"kit id {kit.id} \u00b7 edition {kit.edition.name} \u00b7 language {kit.language} "
@@ -201,9 +165,7 @@ def _summary(sheet: Sheet):
         sheet.line(text)
     sheet.y -= sheet.sizes.heading / 2
     sheet.line("Checks", "heading", bold=True)
-    for check in proof.results:
-        sheet.line(f"{check.status}   {check.text}"[:150], "body",
-                   colour=paint.colour(layout, STATUS_COLOURS[check.status]) if check.status != "PASS" else None)
+    sheet.checks(proof.results)
 
 
 def _words(sheet: Sheet):
