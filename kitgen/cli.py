@@ -605,14 +605,26 @@ def verify(target, seed, manifest, dpi, location, commitment, salt):
 @click.option("--edition", type=click.Choice(["words", "pictures", "duet"]),
               help="Without KIT.yaml: proof the built-in kit of this edition (default: words).")
 @click.option("--lang", metavar="LANG", help="Language of the labels; without KIT.yaml, that language's kit.")
-def proof(kit_file, deck, seed, keys, out_dir, edition, lang):
+@click.option("--game", type=click.Choice(["codenames", "deduction"]),
+              help="Without KIT.yaml: the game of the built-in kit (default: codenames). A kit file names its game.")
+@click.option("--players", type=int, metavar="N", help="Deduction: players the kit is built for, 2-5 (default 4).")
+def proof(kit_file, deck, seed, keys, out_dir, edition, lang, game, players):
     """A publisher's proof PDF: every word's fit, glyph coverage, near-duplicates,
-    key-deck statistics and a contact sheet of every face. Exit 0 only when
-    every check passes."""
-    from kitgen.games.codenames import kitfile, proof as proofing
+    key-deck statistics and a contact sheet of every face. For the deduction game
+    (--game deduction, or a theme file): the counts read from the built PDFs, the
+    mini-games' setups and answers, glyphs and fit of every name, and every page.
+    Exit 0 only when every check passes."""
+    kind = _game_of(kit_file, game)
+    _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition}, {"--players": players})
+    if kind == "deduction":
+        from kitgen.games.deduction import build as deduction, proof as proofing
 
-    kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys, strict=False,
-                       language=lang)
+        kit = deduction.load(kit_file, lang, players, seed=seed)
+    else:
+        from kitgen.games.codenames import kitfile, proof as proofing
+
+        kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys, strict=False,
+                           language=lang)
     result = proofing.examine(kit)
     path = proofing.write(result, Path(out_dir))
     for check in result.results:

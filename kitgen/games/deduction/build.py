@@ -90,8 +90,9 @@ def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
-def prepare(kit: Kit) -> Prepared:
-    """Everything drawing needs, every check done."""
+def prepare(kit: Kit, strict: bool = True) -> Prepared:
+    """Everything drawing needs, every check done; not ``strict`` (kitgen proof), names that lack
+    glyphs or do not fit are left for the proof to report."""
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper)
     board_size = layouts.page_size(layout, kit.board_paper or kit.paper)
@@ -106,7 +107,8 @@ def prepare(kit: Kit) -> Prepared:
                               "overlap nor lie on a road; give every location an 'at'", source=theme.source)
         theme = dataclasses.replace(theme, city=city.Map(theme.city.names, theme.city.roads, positions))
     board.check_fit(layout, theme.city, theme.source)
-    _check_names(theme, layout, font_names, messages.labels)
+    if strict:
+        _check_names(theme, layout, font_names, messages.labels)
     games = dealing.deal(theme.seed, theme.counts, kit.players)
     secret = dealing.secret(theme.seed)
     entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
@@ -174,9 +176,9 @@ def _check_names(theme, layout, font_names, labels):
                           f"{', '.join(too_long[:20])}; shorten them", source=theme.source)
 
 
-def build_files(kit: Kit, progress: Progress | None = None) -> tuple[list[BuiltFile], dict]:
+def build_files(kit: Kit, progress: Progress | None = None, strict: bool = True) -> tuple[list[BuiltFile], dict]:
     progress = progress or Progress()
-    p = prepare(kit)
+    p = prepare(kit, strict)
     layout, size, font_names, labels = p.layout, p.page_size, p.fonts, p.messages.labels
     theme = p.theme
     label_room = layout.board.tiling.label.size * 3

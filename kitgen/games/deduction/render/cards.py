@@ -125,8 +125,8 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
     font = fonts[tile.name.font]
     names = [face.name or (labels.no_suspect if face.kind == "suspects" else labels.no_crime) for face in faces]
     size = tile_name_size(names, tile.name, font)
-    if size is None:            # build._check_names refuses such a theme first
-        raise ValueError("a tile name does not fit its tile at the layout's smallest size")
+    if size is None:            # build._check_names refuses such a theme first; kitgen proof draws and reports it
+        size = tile.name.min_size
     width, height = tile.size
     bleed = tile.bleed
     full = (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
@@ -138,7 +138,7 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         paint.fill_box(c, full, paper)
         paint.fill_box(c, (-bleed, height - tile.band.height, width + 2 * bleed, tile.band.height + bleed), colour)
         blank = face.name is None
-        lines = tile_lines(names[i], tile.name, font, size)
+        lines = tile_lines(names[i], tile.name, font, size) or [text.apply_case(names[i], tile.name.case)]
         x, y, w, h = tile.name.box
         step = size * tile.name.line_spacing
         top = y + h / 2 + step * (len(lines) - 1) / 2          # the lines as one block, centred in the box
