@@ -528,10 +528,10 @@ def test_each_deck_has_one_back_of_its_own(classic):
 
 
 def test_codenames_commands_refuse_a_deduction_theme_in_one_line(tmp_path):
-    (tmp_path / "forum.yaml").write_text(THEME)
-    out = kitgen("proof", "forum.yaml", "--out", "o", cwd=tmp_path)
+    (tmp_path / "forum.yaml").write_text(THEME)          # kitgen proof proofs it (tests/test_deduction_proof.py)
+    out = kitgen("proof", "forum.yaml", "--game", "codenames", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and out.stderr.strip().splitlines() == [
-        "kitgen: error: forum.yaml:1: is a kit of the game 'deduction', not a Codenames kit; kitgen build builds it"]
+        "kitgen: error: forum.yaml: is a deduction theme (game: deduction), not a Codenames kit"]
 
 
 @pytest.mark.parametrize("text, message", [

@@ -280,7 +280,7 @@ def count_kit(p: build.Prepared, files, players: int) -> list[Count]:
     for kind, blank, blanks in (("suspects", labels.no_suspect, counts.no_suspect_tiles),
                                 ("crimes", labels.no_crime, counts.no_crime_tiles)):
         once = sum(1 for name in theme.names(kind) if tiles.count(name) == 1)
-        out.append(Count(f"{SINGULAR[kind]} tiles: named + blank", (once, tiles.count(blank)),
+        out.append(Count(f"{SINGULAR[kind]} tiles, named and blank", (once, tiles.count(blank)),
                          (len(theme.names(kind)), blanks), f"every location gets one: {counts.locations} in all"))
     board = reads["board.pdf"]
     out.append(Count("locations named on the board", sum(1 for name in theme.city.names if board.count(name)),
@@ -294,7 +294,7 @@ def count_kit(p: build.Prepared, files, players: int) -> list[Count]:
                        ("cube", "cubes")):
         out.append(Count(f"{name} per player", tuple(found[(kind, n)] for n in range(1, players + 1)),
                          (per[kind],) * players))
-    out.append(Count("shared tokens: solving discs, first-player marker",
+    out.append(Count("shared tokens (solving discs, first-player marker)",
                      (found[("disc", 0)], found[("first_player", 0)]),
                      (expected["black_disc"], expected["first_player"])))
     out.append(Count("tokens of no player's colour", sum(n for (k, owner), n in found.items() if owner is None
