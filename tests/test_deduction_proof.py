@@ -3,6 +3,8 @@ built PDFs equal the facts, the setups and answers of every mini-game and locati
 proof, a name that does not fit or lacks a glyph fails the proof (not refused), the contact
 sheet shows every page of the kit, and bad input gets one line."""
 
+import dataclasses
+import io
 import re
 import shutil
 import subprocess
@@ -14,7 +16,7 @@ import pytest
 from kitgen.cli import EXIT_CHECK_FAILED
 from kitgen.games.deduction import answers, build, facts, texts, theme as theme_mod
 from kitgen.games.deduction.dealing import BLANK
-from kitgen.games.deduction.proof import answer_cell
+from kitgen.games.deduction.proof import answer_cell, count_kit, read
 
 pdftotext = shutil.which("pdftotext")
 
@@ -124,8 +126,9 @@ def test_the_proof_holds_every_setup_and_every_answer(proofs, case):
         start = text.index(f"Mini-game {game.number} of 3: setup")
         rows = text[start:]
         for i, name in enumerate(theme.city.names):
-            suspect = labels.no_suspect if game.suspect_tiles[i] == BLANK else theme.suspects[game.suspect_tiles[i]].name
-            crime = labels.no_crime if game.crime_tiles[i] == BLANK else theme.crimes[game.crime_tiles[i]].name
+            held, placed = game.suspect_tiles[i], game.crime_tiles[i]
+            suspect = labels.no_suspect if held == BLANK else theme.suspects[held].name
+            crime = labels.no_crime if placed == BLANK else theme.crimes[placed].name
             assert f"{name} {suspect} {crime}" in rows, (game.number, name)
             cells = [answer_cell(answers.at(theme.city, game, case, i)) for case in game.cases]
             # pdftotext sets a short cell's spaces as it likes: the answers are compared without them
@@ -209,3 +212,29 @@ def test_the_theme_file_is_found_as_build_finds_it(tmp_path):
     result = kitgen("proof", str(path), "--players", "2", "--out", "p", cwd=tmp_path)
     assert result.returncode == 0, result.stdout
     assert (tmp_path / "p" / "deduction-ru-proof.pdf").exists()
+
+
+def _without_page(data: bytes, index: int) -> bytes:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        del pdf.pages[index]
+        out = io.BytesIO()
+        pdf.save(out)
+    return out.getvalue()
+
+
+def test_the_counts_are_read_from_the_pdfs_themselves():
+    """A token sheet, a tile sheet or a slip page missing from the PDFs is counted as missing."""
+    kit = build.load(None, "en", 2)
+    prepared = build.prepare(kit)
+    files, _ = build.build_files(kit)
+    assert all(count.ok for count in count_kit(prepared, files, 2))
+    setup = read(next(f.data for f in files if f.name == "setup.pdf"))
+    slips = next(i for i, strings in enumerate(setup.texts) if any(s.startswith("case for") for s in strings))
+    cut = {"tokens.pdf": 0, "tiles.pdf": 0, "setup.pdf": slips}         # the first sheet, the first page of slips
+    damaged = [dataclasses.replace(f, data=_without_page(f.data, cut[f.name])) if f.name in cut else f for f in files]
+    failed = {count.what.split(" (")[0] for count in count_kit(prepared, damaged, 2) if not count.ok}
+    assert {"pages of every PDF", "suspect tiles, named and blank", "sealed case slips, one per player and mini-game",
+            "investigators per player"} <= failed, failed
+    assert "case cards" not in failed and "player aids" not in failed

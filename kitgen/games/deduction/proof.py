@@ -336,7 +336,8 @@ def _checks(proof: Proof):
         add(Check("PASS", f"build: {len(proof.files)} files, {pages} pages besides kit.pdf, read back"))
     for count in proof.counts:
         shown = _shown(count.found) if count.ok else f"{_shown(count.found)}, expected {_shown(count.expected)}"
-        add(Check("PASS" if count.ok else "FAIL", f"{count.what}: {shown}" + (f" ({count.note})" if count.note else "")))
+        note = f" ({count.note})" if count.note else ""
+        add(Check("PASS" if count.ok else "FAIL", f"{count.what}: {shown}{note}"))
     gaps = proof.glyph_gaps
     add(Check("FAIL" if gaps else "PASS",
               "glyphs: " + "; ".join(f"{font} lacks {chars!r}" for font, chars in gaps.items()) if gaps
@@ -349,7 +350,8 @@ def _checks(proof: Proof):
         least = {}
         for f in proof.fits:
             least[f.where] = min(least.get(f.where, f.size), f.size)
-        add(Check("PASS", "fit: every name fits; smallest sizes " + ", ".join(f"{w} {s:g}pt" for w, s in least.items())))
+        add(Check("PASS", "fit: every name fits; smallest sizes "
+                  + ", ".join(f"{w} {s:g}pt" for w, s in least.items())))
     add(Check("FAIL" if proof.names_verdict else "PASS",
               f"the build's name check: {proof.names_verdict}" if proof.names_verdict
               else "the build's name check passes"))
@@ -500,5 +502,6 @@ def write(proof: Proof, out_dir: Path) -> Path:
             f.write(data)
         os.replace(tmp, target)
     except OSError as err:
-        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out", source=str(out_dir)) from None
+        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out",
+                          source=str(out_dir)) from None
     return target
