@@ -112,7 +112,7 @@ def test_the_counts_in_the_proof_are_the_games_facts(proofs, case):
     # the proof PDF's table says the same: each count read, each expected, each PASS
     text = [squeeze(line) for line in layout_text(path).splitlines()]
     assert f"case cards (fronts marked as case cards) {counts.case_cards} {counts.case_cards} PASS" in text
-    assert f"sealed case slips, one per player and mini-game {3 * players} {3 * players} PASS" in text
+    assert f"sealed case slips read by QR code, one per player and mini-game {3 * players} {3 * players} PASS" in text
     assert not any(line.endswith(" FAIL") for line in text)
 
 
@@ -235,6 +235,6 @@ def test_the_counts_are_read_from_the_pdfs_themselves():
     cut = {"tokens.pdf": 0, "tiles.pdf": 0, "setup.pdf": slips}         # the first sheet, the first page of slips
     damaged = [dataclasses.replace(f, data=_without_page(f.data, cut[f.name])) if f.name in cut else f for f in files]
     failed = {count.what.split(" (")[0] for count in count_kit(prepared, damaged, 2) if not count.ok}
-    assert {"pages of every PDF", "suspect tiles, named and blank", "sealed case slips, one per player and mini-game",
-            "investigators per player"} <= failed, failed
+    assert {"pages of every PDF", "suspect tiles, named and blank", "investigators per player",
+            "sealed case slips read by QR code, one per player and mini-game"} <= failed, failed
     assert "case cards" not in failed and "player aids" not in failed

@@ -223,6 +223,14 @@ def read(data: bytes, paths: bool = False) -> Read:
     return Read(texts, drawn)
 
 
+def _format(template: str, **values) -> str:
+    """A label filled in; one that asks for more than ``values`` stays as it is (and is not found)."""
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return template
+
+
 def _rgb(layout, name: str) -> tuple[int, int, int]:
     colour = paint.colour(layout, name)
     return tuple(round(v * 255) for v in (colour.red, colour.green, colour.blue))
@@ -257,6 +265,26 @@ def tokens_on(sheets: Read, layout, players: int) -> Tally:
                     if owner is not None:
                         break
             found[(kind, owner)] += 1
+    return found
+
+
+def slip_codes(data: bytes, layout) -> set[str]:
+    """The case-slip payloads of every QR code on the pages of ``data``, read from the pages
+    rendered (zxing) at ``proof.slip_dpi``."""
+    import zxingcpp
+
+    from kitgen import scans
+    from kitgen.games.deduction import case_payload
+
+    found = set()
+    document = scans.open_pdf(data, "setup.pdf")
+    try:
+        for index in range(len(document)):
+            image = scans.render_page(document, index, layout.proof.slip_dpi, "setup.pdf").convert("RGB")
+            found |= {code.text for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+                      if case_payload.is_case_slip(code.text)}
+    finally:
+        document.close()
     return found
 
 
@@ -302,15 +330,13 @@ def count_kit(p: build.Prepared, files, players: int) -> list[Count]:
     setup = reads["setup.pdf"]
     out.append(Count("setup sheets, one per mini-game",
                      sum(1 for n in range(1, facts.MINI_GAMES + 1)
-                         if setup.count(labels.setup_title.format(n=n, total=facts.MINI_GAMES)) == 1),
+                         if setup.count(_format(labels.setup_title, n=n, total=facts.MINI_GAMES)) == 1),
                      facts.MINI_GAMES))
 
-    def player_name(n: int) -> str:
-        return f"{labels.player.format(n=n)} ({labels.colours[n - 1]})"
-
-    slips = sum(1 for g in range(1, facts.MINI_GAMES + 1) for n in range(1, players + 1)
-                if setup.count(labels.slip_title.format(player=player_name(n), n=g)) == 1)
-    out.append(Count("sealed case slips, one per player and mini-game", slips, players * facts.MINI_GAMES,
+    printed = slip_codes(pdfs["setup.pdf"].data, layout)
+    dealt = {payload for _, _, payload in p.slip_entries}
+    out.append(Count("sealed case slips read by QR code, one per player and mini-game",
+                     len(printed & dealt) if len(printed) == len(dealt) else len(printed), players * facts.MINI_GAMES,
                      f"{players} players x {facts.MINI_GAMES}"))
     out.append(Count("player aids", reads["aids.pdf"].count(labels.aid_title), players))
     out.append(Count("detective's notepads", reads["notepad.pdf"].count(labels.notepad_title), players))
