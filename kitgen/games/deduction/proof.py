@@ -480,8 +480,11 @@ def _fits_and_glyphs(sheet, proof: Proof):
     p, theme = proof.prepared, proof.prepared.theme
     names = [theme.name] + [e.name for kind in KINDS for e in getattr(theme, kind)]
     chars = sorted({ch for t in names for ch in t if not ch.isspace()})
-    sheet.line(f"{len(chars)} distinct characters in the theme's names, and every label and rule of the "
-               f"{theme.language!r} messages, checked against each font of the layout:")
+    sheet.line(f"{len(chars)} distinct characters in the theme's names (below), and every label and rule of the "
+               f"{theme.language!r} messages,")
+    sheet.line("checked against each font of the layout:")
+    for start in range(0, len(chars), 90):
+        sheet.line(" ".join(chars[start:start + 90]), "small", indent=sheet.style.indent)
     for font in sorted(set(p.fonts.values())):
         lacking = proof.glyph_gaps.get(font)
         sheet.line(f"{font}: " + (f"FAIL, lacks {lacking!r}" if lacking else "every character"), "small",
