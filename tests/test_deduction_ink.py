@@ -147,3 +147,18 @@ def test_an_unknown_layout_name_and_a_missing_file_are_one_line(tmp_path):
             "no layout named 'nosuch'")
     refused(kitgen("build", "--game", "deduction", "--layout", "gone.yaml", "--out", "o", cwd=tmp_path),
             "layout file not found")
+
+
+def test_codenames_build_takes_layout_too_and_keeps_the_kit_files(tmp_path):
+    """build --layout is both games' option: for Codenames it stands in for the kit file's layout: key."""
+    (tmp_path / "small.yaml").write_text("extends: default\ncodename_card:\n  word: {size: 14pt}\n")
+    for out, extra in (("plain", ()), ("small", ("--layout", "small.yaml"))):
+        result = kitgen("build", "--keys", "2", *extra, "--out", out, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    plain, small = (tmp_path / "plain" / "classic-en", tmp_path / "small" / "classic-en")
+    assert json.loads((small / "manifest.json").read_text())["options"]["layout"] == "small.yaml"
+    assert max(name_sizes((plain / "codenames.pdf").read_bytes())) == 20.0
+    assert max(name_sizes((small / "codenames.pdf").read_bytes())) == 14.0
+    assert (small / "keys.pdf").read_bytes() == (plain / "keys.pdf").read_bytes()
+    refused(kitgen("build", "--keys", "2", "--layout", "nosuch", "--out", "o", cwd=tmp_path),
+            "no layout named 'nosuch'")
