@@ -274,6 +274,8 @@ def cli(ctx, debug):
                    "kit of that language.")
 @click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
               help="saver: outlines, light tints and symbols in place of solid colour, readable in black and white.")
+@click.option("--layout", metavar="NAME|PATH", help="The layout: a built-in name or a YAML file that extends one "
+                                                    "(default: the kit file's layout:, or the game's default).")
 @click.option("--color", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
               help="cmyk: every colour from its CMYK values, and no RGB in the PDFs (for presses).")
 @click.option("--pdfx", is_flag=True, help="With --color cmyk: every PDF as press-ready PDF/X-1a:2003, within the "
@@ -305,8 +307,8 @@ def cli(ctx, debug):
                                                                   "(default 0.3).")
 @click.option("--sleeved", is_flag=True, help="With --box: boxes for sleeved cards.")
 @click.option("--campaign", is_flag=True, help="Duet edition: also campaign.pdf, a map of missions to win in turn.")
-def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, colour, pdfx, icc, per_card, png_dpi,
-          pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness, sleeved,
+def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink, layout, colour, pdfx, icc, per_card,
+          png_dpi, pod, back_offset, cut_lines, slug, game, players, verify_url, board_paper, box, card_thickness, sleeved,
           campaign):
     """Build a whole kit into DIR/<kit id>/ (the built-in English Codenames kit by default).
     With --edition pictures, --deck takes a folder of pictures or a YAML picture deck;
@@ -319,15 +321,15 @@ def build(kit_file, deck, seed, out_dir, paper, duplex, keys, edition, lang, ink
     boxing = (card_thickness, sleeved) if box else None
     kind = _game_of(kit_file, game)
     _check_game_options(kind, {"--deck": deck, "--keys": keys, "--edition": edition, "--verify-url": verify_url,
-                               "--ink saver": None if ink == "normal" else ink, "--campaign": campaign or None},
+                               "--campaign": campaign or None},
                         {"--players": players, "--board-paper": board_paper})
     if kind == "deduction":
         return _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir,
                                 {"cut_lines": cut_lines, "slug": slug, "back_offset": parse_offset(back_offset),
                                  "per_card": per_card, "png_dpi": png_dpi, "pod": pod,
-                                 "pdfx": profile}, boxing)
+                                 "pdfx": profile}, boxing, layout, ink)
     kit = kitfile.load(kitfile.kit_path(kit_file, edition, lang), deck=deck, seed=seed, keys=keys,
-                       paper=paper, duplex=duplex, language=lang, ink=ink, colour=colour,
+                       paper=paper, duplex=duplex, layout=layout, language=lang, ink=ink, colour=colour,
                        print_options={"per_card": per_card, "png_dpi": png_dpi, "cut_lines": cut_lines, "slug": slug,
                                       "verify_url": verify_url, "pod": pod, "pdfx": profile,
                                       "back_offset": parse_offset(back_offset), "campaign": campaign})
@@ -475,10 +477,10 @@ def _box_files(kind: str, kit, prepared, thickness_mm: float | None, sleeved: bo
 
 
 def _build_deduction(kit_file, lang, players, paper, board_paper, duplex, colour, seed, out_dir, options,
-                     boxing=None):
+                     boxing=None, layout=None, ink="normal"):
     from kitgen.games.deduction import build as deduction
 
-    kit = deduction.load(kit_file, lang, players, paper, board_paper, duplex, colour, options, seed)
+    kit = deduction.load(kit_file, lang, players, paper, board_paper, duplex, colour, options, seed, layout, ink)
     more = _box_files("deduction", kit, deduction.prepare(kit), *boxing)[0] if boxing else ()
     progress = TerminalProgress()
     try:

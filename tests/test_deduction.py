@@ -438,8 +438,9 @@ def test_locations_without_positions_are_placed_without_crossings(tmp_path):
 def test_options_of_the_other_game_are_refused(tmp_path):
     out = kitgen("build", "--game", "deduction", "--keys", "12", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "--keys is a Codenames option" in out.stderr
-    out = kitgen("build", "--game", "deduction", "--ink", "saver", "--out", "o", cwd=tmp_path)
-    assert out.returncode == 2 and "--ink saver is a Codenames option" in out.stderr
+    out = kitgen("build", "--game", "deduction", "--verify-url", "https://example.org/v.html", "--out", "o",
+                 cwd=tmp_path)
+    assert out.returncode == 2 and "--verify-url is a Codenames option" in out.stderr
     out = kitgen("build", "--players", "3", "--out", "o", cwd=tmp_path)
     assert out.returncode == 2 and "--players is an option of the deduction game" in out.stderr
     out = kitgen("build", "--game", "deduction", "--players", "6", "--out", "o", cwd=tmp_path)

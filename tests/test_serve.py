@@ -67,6 +67,20 @@ def test_a_build_through_the_api_is_the_command_lines_kit_byte_for_byte(client, 
     assert json.loads(got["lesson/manifest.json"])["seed"] == "lesson 4"
 
 
+def test_the_page_s_ink_saver_builds_the_deduction_game_as_the_command_line_does(client, tmp_path):
+    """The page offers ink saver whatever it makes: the server passes it to a deduction build too."""
+    assert serve.build_arguments({"game": "deduction", "ink": "saver", "players": "2"}, serve.Deck(tmp_path)) == [
+        "build", "--out=out", "--game=deduction", "--ink=saver", "--players=2"]
+    answer = post(client, "/build", {"game": "deduction", "ink": "saver", "players": "2"})
+    assert answer.status_code == 200, answer.data
+    got = unzipped(answer.data)
+    assert json.loads(got["deduction-en/manifest.json"])["options"]["ink"] == "saver"
+    done = kitgen(["build", "--game", "deduction", "--ink", "saver", "--players", "2", "--out", "out"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "out" / "deduction-en"
+    assert [p.name for p in folder.glob("*.pdf") if got[f"deduction-en/{p.name}"] != p.read_bytes()] == []
+
+
 def test_the_zip_is_the_same_bytes_every_time(client):
     first, second = (post(client, "/build", {"deck": deck(), "keys": "2"}).data for _ in range(2))
     assert first == second

@@ -18,6 +18,7 @@ from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, 
 # paper dealt for one game, do not; no card needs a stand
 BOXES = ("cases", "evidence", "tiles", "aids")
 STANDS = ()
+INK_SAVER = ("deduction-ink-saver",)        # the built-in layouts --ink saver lays over the kit's
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,18 @@ class Kit:
     per_card: bool = False                  # cards and tiles one face a page, for print shops
     png_dpi: int | None = None              # and every face as PNG
     pdfx: object | None = None              # --pdfx: the output profile (render/press.Profile); PDFs as PDF/X-1a
-    layout_name: str = "default"
+    layout_name: str = "default"           # --layout: a built-in layout's name or a layout file
+    ink: str = "normal"                     # --ink saver: deduction-ink-saver.yaml laid over the layout
     origins: dict = field(default_factory=dict, compare=False)
     pod: str | None = None                  # also the upload of this print-on-demand service (tgc, mpc, dtc)
 
 
 def load(theme_path: str | None = None, language: str | None = None, players: int | None = None,
          paper: str | None = None, board_paper: str | None = None, duplex: str | None = None,
-         colour: str = "rgb", print_options: dict | None = None, seed: str | None = None) -> Kit:
-    """The built-in kit of ``language``, or a theme file, with the command line's options."""
+         colour: str = "rgb", print_options: dict | None = None, seed: str | None = None,
+         layout: str | None = None, ink: str = "normal") -> Kit:
+    """The built-in kit of ``language``, or a theme file, with the command line's options; the
+    layout (``--layout``, with ``--ink``) is loaded and checked here, before anything is drawn."""
     path = theme_mod.resolve(theme_path, language)
     if not path.exists():
         raise KitgenError("theme file not found; check the path", source=str(path))
@@ -65,9 +69,12 @@ def load(theme_path: str | None = None, language: str | None = None, players: in
         raise KitgenError(f"the theme has {fewest} {kind}, and every one of {players} players holds one: give "
                           f"--players {fewest} or fewer, or add {kind}", source=theme.source)
     options = print_options or {}
-    return Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
-               options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")),
-               bool(options.get("per_card")), options.get("png_dpi"), options.get("pdfx"), pod=options.get("pod"))
+    kit = Kit(theme, players, paper or "a4", board_paper, duplex or "long", colour,
+              options.get("back_offset", (0.0, 0.0)), bool(options.get("cut_lines")), bool(options.get("slug")),
+              bool(options.get("per_card")), options.get("png_dpi"), options.get("pdfx"),
+              layout_name=layout or "default", ink=ink, pod=options.get("pod"))
+    load_layout(kit)
+    return kit
 
 
 @dataclass(frozen=True)
@@ -86,7 +93,8 @@ class Prepared:
 def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     """The kit's layout, CMYK when asked, with ``extra`` built-in layouts laid over it; under
     --pdfx its colours within the ink limit (docs/design.md §8.11)."""
-    layout = layout_mod.load(kit.layout_name, (("cmyk",) if kit.colour == "cmyk" else ()) + extra)
+    overlays = (INK_SAVER if kit.ink == "saver" else ()) + (("cmyk",) if kit.colour == "cmyk" else ())
+    layout = layout_mod.load(kit.layout_name, overlays + extra)
     return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
@@ -290,7 +298,7 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
                   "locations": [{"name": n, "at": list(pos)} for n, pos in zip(theme.city.names, theme.city.positions)],
                   "roads": [[theme.city.names[a], theme.city.names[b]] for a, b in theme.city.roads]},
         "options": {"paper": kit.paper, "board_paper": kit.board_paper or kit.paper, "duplex": kit.duplex,
-                    "colour": kit.colour,
+                    "layout": kit.layout_name, "ink": kit.ink, "colour": kit.colour,
                     **({"pdfx": pdfx.record(kit.pdfx, p.layout.press.max_ink)} if kit.pdfx else {})},
         "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
                  + file_entries([f for f in sheets if f.name == "board.pdf"], board_page),

@@ -12,6 +12,15 @@ def check(layout, fail) -> None:
         fail("board.location.slot is smaller than a tile (city_tile.size): the tiles would not fit their slots")
     if 2 * spec.slot + spec.spot >= width or spec.name.height + spec.slot >= height:
         fail("board.location.size leaves no room for its name, two tile slots and the investigator's spot")
+    tints = {"case_card.band.tint": layout.case_card.band.tint, "case_card.back.tint": layout.case_card.back.tint,
+             "case_card.back.stripe_tint": layout.case_card.back.stripe_tint,
+             "case_card.back.emblem.tint": layout.case_card.back.emblem.tint,
+             "city_tile.band.tint": tile.band.tint, "city_tile.back.tint": tile.back.tint,
+             "city_tile.back.emblem.tint": tile.back.emblem.tint, "tokens.tint": layout.tokens.tint,
+             "tokens.symbol_tint": layout.tokens.symbol_tint}
+    for name, share in tints.items():
+        if share > 1:
+            fail(f"{name} is a share of a colour, from 0 (paper) to 1 (the colour), not {share:g}")
     bw, bh = board.size
     for name in ("map", "title", "score_track", "penalty_track"):
         x, y, w, h = board[name].box

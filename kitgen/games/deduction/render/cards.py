@@ -44,7 +44,10 @@ def _stripes(c, box, colour, stripe: float):
 
 
 def _tint(layout, name: str, share: float):
-    """A named colour lightened towards paper: ``share`` of the colour, the rest paper."""
+    """A named colour lightened towards paper: ``share`` of the colour, the rest paper (white);
+    share 1 is the colour itself and 0 the layout's paper."""
+    if share >= 1 or share <= 0:
+        return paint.colour(layout, name if share >= 1 else "paper")
     base = paint.colour(layout, name)
     if paint.is_cmyk(layout):
         from reportlab.lib.colors import CMYKColor
@@ -61,11 +64,12 @@ def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evide
     width, height = card.size
     bleed = card.bleed
     full = (-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
-    ink = {name: paint.colour(layout, name) for name in ("paper", "ink", "muted", card.frame.colour)}
+    names = {"paper", "ink", "muted", card.frame.colour, card.kind.colour, card.name.colour, card.evidence.colour}
+    ink = {name: paint.colour(layout, name) for name in names}
 
     def front(c, i: int):
         face = faces[i]
-        band_colour = paint.colour(layout, "evidence" if evidence else COLOUR[face.kind])
+        band_colour = _tint(layout, "evidence" if evidence else COLOUR[face.kind], card.band.tint)
         paint.fill_box(c, full, ink["paper"])
         paint.fill_box(c, (-bleed, height - card.band.height, width + 2 * bleed, card.band.height + bleed),
                        band_colour)
@@ -85,11 +89,12 @@ def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evide
 
     def back(c, i: int):
         kind = "evidence" if evidence else COLOUR[faces[i].kind]
-        paint.fill_box(c, full, paint.colour(layout, kind))
-        _stripes(c, full, _tint(layout, kind, 0.8), card.back.stripe)
+        back = card.back
+        paint.fill_box(c, full, _tint(layout, kind, back.tint))
+        _stripes(c, full, _tint(layout, kind, back.stripe_tint), back.stripe)
         label = labels.evidence_card if evidence else labels[SINGULAR[faces[i].kind]]
-        _fitted(c, label, card.back.label, fonts, ink[card.back.label.colour])
-        emblem(c, "evidence" if evidence else faces[i].kind, card.back.emblem.box, ink["paper"])
+        _fitted(c, label, back.label, fonts, paint.colour(layout, back.label.colour))
+        emblem(c, "evidence" if evidence else faces[i].kind, back.emblem.box, _tint(layout, kind, back.emblem.tint))
 
     return CardSet("evidence" if evidence else "cases", title, card_spec(card), len(faces), front=front, back=back)
 
@@ -136,7 +141,8 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         face = faces[i]
         colour = paint.colour(layout, COLOUR[face.kind])
         paint.fill_box(c, full, paper)
-        paint.fill_box(c, (-bleed, height - tile.band.height, width + 2 * bleed, tile.band.height + bleed), colour)
+        paint.fill_box(c, (-bleed, height - tile.band.height, width + 2 * bleed, tile.band.height + bleed),
+                       _tint(layout, COLOUR[face.kind], tile.band.tint))
         blank = face.name is None
         lines = tile_lines(names[i], tile.name, font, size) or [text.apply_case(names[i], tile.name.case)]
         x, y, w, h = tile.name.box
@@ -148,10 +154,10 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         emblem(c, face.kind, tile.emblem.box, _tint(layout, COLOUR[face.kind], 0.35) if blank else colour)
 
     def back(c, i: int):
-        kind = COLOUR[faces[i].kind]
-        paint.fill_box(c, full, paint.colour(layout, kind))
-        _fitted(c, labels[kind], tile.back.label, fonts, paper)
-        emblem(c, faces[i].kind, tile.back.emblem.box, paper)
+        kind, back = COLOUR[faces[i].kind], tile.back
+        paint.fill_box(c, full, _tint(layout, kind, back.tint))
+        _fitted(c, labels[kind], back.label, fonts, paint.colour(layout, back.label.colour))
+        emblem(c, faces[i].kind, back.emblem.box, _tint(layout, kind, back.emblem.tint))
 
     return CardSet("tiles", title, card_spec(tile), len(faces), front=front, back=back)
 

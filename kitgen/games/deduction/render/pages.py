@@ -4,6 +4,7 @@ the seeded setup sheets, and the rules sheet (docs/design.md §10.6)."""
 from kitgen.games.deduction import facts
 from kitgen.games.deduction.dealing import BLANK
 from kitgen.games.deduction.render import board as board_mod
+from kitgen.games.deduction.render.cards import _tint
 from kitgen.games.deduction.render.emblems import player_shape
 from kitgen.render import columns, paint, text
 from kitgen.render.columns import Block, Style
@@ -63,30 +64,41 @@ def token_pages(c, layout, fonts, labels, page_size, players: int = facts.MAX_PL
     """Every token for ``players`` players (only their colours), flowed across sheets, each with
     its colour bleeding ``tokens.bleed`` past its cut line."""
     spec = layout.tokens
-    width, height = page_size
-    margin = layout.paper.margin + 3 * MM
     line = paint.colour(layout, spec.line.colour)
     ink, paper = paint.colour(layout, "ink"), paint.colour(layout, "paper")
     number_font = fonts[spec.label.font]          # the score markers' numbers
-    items = token_items(spec, players)
+    pages = 0
+    for page, item, x, y in token_places(layout, page_size, players):
+        if page > pages:
+            if pages:
+                c.showPage()
+            pages = page
+            _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages, labels.tokens_fold)
+        _token(c, layout, item, x, y, line, ink, paper, number_font, spec.label.size, labels, spec.bleed,
+               spec.line.width)
+    c.showPage()
+    return pages
+
+
+def token_places(layout, page_size, players: int) -> list[tuple]:
+    """Where each token lies: (sheet from 1, item of ``token_items``, x, y of its bottom-left), flowed
+    in rows below each sheet's title."""
+    spec = layout.tokens
+    width, height = page_size
+    margin = layout.paper.margin + 3 * MM
     top = height - margin - 14 - TOKEN_NOTE       # below the title and how to fold
-    pages, x, y, row_h = 1, margin, top, 0.0
-    _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages, labels.tokens_fold)
-    for item in items:
-        kind, player, w, h = item[:4]
+    places, page, x, y, row_h = [], 1, margin, top, 0.0
+    for item in token_items(spec, players):
+        w, h = item[2], item[3]
         if x + w > width - margin:
             x, y, row_h = margin, y - row_h - spec.gap, 0.0
         if y - h < margin:
-            c.showPage()
-            pages += 1
-            _sheet_title(c, labels.tokens_title, fonts, layout, page_size, pages, labels.tokens_fold)
+            page += 1
             x, y, row_h = margin, top, 0.0
-        _token(c, layout, item, x, y - h, line, ink, paper, number_font, spec.label.size, labels, spec.bleed,
-               spec.line.width)
+        places.append((page, item, x, y - h))
         x += w + spec.gap
         row_h = max(row_h, h)
-    c.showPage()
-    return pages
+    return places
 
 
 def token_items(spec, players: int) -> list[tuple]:
@@ -118,9 +130,9 @@ def _sheet_title(c, title: str, fonts, layout, page_size, page: int, note: str =
         text.draw_line(c, note, fonts["label"], size, left, top - 8 - TOKEN_NOTE, "left")
 
 
-def _light(layout, name: str) -> bool:
-    """Whether a colour is light enough that ink, not paper, reads on it."""
-    r, g, b = (int(layout.colours[name].rgb[i:i + 2], 16) / 255 for i in (1, 3, 5))
+def _light(layout, name: str, share: float = 1.0) -> bool:
+    """Whether a colour (``share`` of it, the rest white) is light enough that ink, not paper, reads on it."""
+    r, g, b = (1 - share * (1 - int(layout.colours[name].rgb[i:i + 2], 16) / 255) for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
 
 
@@ -128,9 +140,11 @@ def _token(c, layout, item, x, y, line, ink, paper, font, size, labels, bleed: f
     kind, player = item[0], item[1]
     w, h = item[2], item[3]
     name = f"player_{player}" if player else "solving"
-    colour = paint.colour(layout, name)
-    if _light(layout, name):                      # a yellow token: its shape and number in ink
-        paper = ink
+    spec = layout.tokens
+    colour = _tint(layout, name, spec.tint)       # the field: the colour, or a light tint of it (ink saver)
+    paper = _tint(layout, name, spec.symbol_tint)           # the shape and numbers: paper, or the colour
+    if _light(layout, name, spec.tint) and _light(layout, name, spec.symbol_tint):
+        paper = ink                               # a light shape on a light field (yellow): in ink
     c.setStrokeColor(line)
     c.setLineWidth(width)
     if kind in ("disc", "score", "penalty", "black", "first"):
