@@ -31,6 +31,9 @@ class Block:
     bullet: str = ""
     kind: str = ""              # a mark (drawn by the caller's draw_mark) leads the line
     keep_with_next: bool = False    # a heading: never the last thing in a column
+    # a figure: no text, one "line" its style's leading high, drawn by ``figure(c, x, y, width, height)``
+    # (the figure's bottom-left corner, the column's width); never closed up by ``squeezed``
+    figure: object = None
 
 
 @dataclass(frozen=True)
@@ -115,23 +118,56 @@ def _height(lines, index: int, count: int, at_top: bool) -> float:
 def place(lines, room: float) -> list[tuple[int, float]]:
     """Each line's column (counted through the pages) and its top, as a drop from the
     column's top, in columns ``room`` high: a column ends where the next line does not fit
-    or where what must stand together (``_kept``) would not."""
-    placed, column, y = [], 0, 0.0
-    for index, (block, _, first, last) in enumerate(lines):
+    or where what must stand together (``_kept``) would not. A figure that does not fit where
+    it falls floats, with its title and its caption (``_float``), to the top of the next
+    column, and the text after it fills the column first."""
+    placed: list = [None] * len(lines)
+    queue = list(range(len(lines)))[::-1]          # a stack: the next line to place is the last
+    column, y, held = 0, 0.0, None
+    while queue:
+        index = queue.pop()
+        block, _, first, last = lines[index]
         if y > 0 and y + _height(lines, index, _kept(lines, index), at_top=False) > room:
+            group = _float(lines, index, room) if held is None else None
+            if group:
+                held = group
+                del queue[len(queue) - len(group) + 1:]
+                continue
             column, y = column + 1, 0.0
+            if held is not None:
+                queue.append(index)
+                queue += held[::-1]
+                held = None
+                continue
         if first and y > 0:
             y += block.style.space_before
-        placed.append((column, y))
+        placed[index] = (column, y)
         y += block.style.leading
         if last:
             y += block.style.space_after
+        if not queue and held is not None:           # the text ended before the column did
+            queue, held, column, y = held[::-1], None, column + 1, 0.0
     return placed
+
+
+def _float(lines, index: int, room: float) -> list[int]:
+    """The lines that float together from ``index`` when what must stand with it holds a figure:
+    a title, the figure and the whole of the block after it (its caption); none when there is no
+    figure or they would not fit one column."""
+    count = _kept(lines, index)
+    if not any(lines[index + k][0].figure is not None for k in range(count)):
+        return []
+    end = index + count
+    while end < len(lines) and not lines[end - 1][3]:            # to the end of the caption's block
+        end += 1
+    if _height(lines, index, end - index, at_top=True) > room:
+        return []
+    return list(range(index, end))
 
 
 def page_count(placed, columns: int) -> int:
     """The pages that lines ``place``d in columns of ``columns`` to a page fill."""
-    return placed[-1][0] // columns + 1 if placed else 1
+    return max(column for column, _ in placed) // columns + 1 if placed else 1
 
 
 def balanced(lines, room: float, columns: int) -> list[tuple[int, float]]:
@@ -166,6 +202,9 @@ def squeezed(lines, room: float, columns: int, least: float):
         styles: dict[int, Style] = {}
         blocks: dict[int, Block] = {}
         for block, *_ in lines:
+            if block.figure is not None:             # a drawing keeps its height
+                blocks.setdefault(id(block), block)
+                continue
             style = styles.setdefault(id(block.style), replace(
                 block.style, leading=block.style.leading * share, space_before=block.style.space_before * share,
                 space_after=block.style.space_after * share))
@@ -177,13 +216,21 @@ def squeezed(lines, room: float, columns: int, least: float):
     return lines
 
 
+def column_width(layout, page_size) -> float:
+    """The width of a column of the layout's ``rules`` on ``page_size``, as ``set_text`` sets it."""
+    rules = layout.rules
+    columns = int(rules.columns)
+    return (page_size[0] - 2 * rules.margin - (columns - 1) * rules.column_gap) / columns
+
+
 def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, rtl: bool, draw_mark=None,
              squeeze: float = 1.0) -> int:
     """Set ``blocks`` in the layout's ``rules`` columns on as many pages as they need (right
     column first when ``rtl``; with ``squeeze`` below 1, a text a little over a page closed up
     onto fewer, ``squeezed``; a text of more than one page in balanced columns), a footer on
     each; returns the page count. A block with a ``kind`` is led by ``draw_mark(c, kind, x, y,
-    size)``, a mark in a cell of ``size``."""
+    size)``, a mark in a cell of ``size``; a block with a ``figure`` is that drawing, its style's
+    leading high and the column wide."""
     rules = layout.rules
     width, height = page_size
     margin, gap, columns = rules.margin, rules.column_gap, int(rules.columns)
@@ -191,7 +238,7 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     order = list(range(columns))[::-1] if rtl else list(range(columns))     # right-to-left fills the right first
     lines = []                                  # (block, line text, first line of its block, last line)
     for block in blocks:
-        wrapped = wrap(block.content, block.style, col_w - block.style.indent)
+        wrapped = [""] if block.figure is not None else wrap(block.content, block.style, col_w - block.style.indent)
         lines += [(block, line, i == 0, i == len(wrapped) - 1) for i, line in enumerate(wrapped)]
     lines = squeezed(lines, height - 2 * margin, columns, squeeze)
     placed = balanced(lines, height - 2 * margin, columns)
@@ -199,7 +246,8 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     if pages > rules.max_pages:
         raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
     page = 0
-    for (block, line, first, _), (column, drop) in zip(lines, placed):
+    order = sorted(range(len(lines)), key=lambda i: placed[i][0])     # a floated figure: drawn in its column
+    for (block, line, first, _), (column, drop) in ((lines[i], placed[i]) for i in order):
         style = block.style
         if column // columns > page:
             _footer(c, layout, fonts, footer, page_size)
@@ -207,6 +255,9 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
             page = column // columns
         left = margin + order[column % columns] * (col_w + gap)
         y = height - margin - drop - style.leading
+        if block.figure is not None:
+            block.figure(c, left, y, col_w, style.leading)
+            continue
         baseline = y + (style.leading - style.size) / 2 + rules.baseline_rise
         c.setFillColor(style.colour)
         if rtl:

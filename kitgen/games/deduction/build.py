@@ -207,7 +207,7 @@ def build_files(kit: Kit, progress: Progress | None = None, strict: bool = True)
             c, layout, font_names, labels, theme, size, kit.players), blank_backs=True),
         "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
             c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",
-            _credits(theme, labels))),
+            _credits(theme, labels), kit.players)),
         "setup": FreePart("setup", labels.setup_title, lambda c: pages.setup_pages(
             c, layout, theme, font_names, labels, p.games, size)),
         "slips": card_part(p.card_sets["slips"], layout, size, kit.duplex),

@@ -218,11 +218,29 @@ def setup_pages(c, layout, theme, fonts, labels, games, page_size) -> int:
     return len(games)
 
 
-def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credits: tuple[str, ...]) -> int:
-    """The rules in the kit's language, set in columns."""
+def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credits: tuple[str, ...],
+                players: int = facts.DEFAULT_PLAYERS) -> int:
+    """The rules in the kit's language, set in columns, with the table ready to play drawn after
+    "Getting ready", an example turn after "How the holder answers" and the questions players ask
+    after the end of the game (``rules_art``)."""
+    from kitgen import messages as messages_mod
+    from kitgen.games.deduction.render import rules_art
+
     text_of = messages.rules
+    labels = messages.labels
     set_as = columns.styles(layout, fonts)
     title, heading, body, bullet = set_as.title, set_as.heading, set_as.body, set_as.bullet
+    art = layout.rules_art
+    question = Style(fonts[art.question.font], art.question.size, art.question.leading,
+                     paint.colour(layout, art.question.colour), art.question.space_before, art.question.space_after)
+    width = columns.column_width(layout, page_size)
+    ink = paint.colour(layout, "ink")
+
+    def figure(aspect: float, draw) -> Block:
+        style = Style(body.font, body.size, width * aspect, ink, art.space, art.space)
+        return Block("", style, keep_with_next=True, figure=draw)
+
+    example = rules_art.example(theme, players)
     counts = theme.counts
     numbers = {"suspects": counts.suspects, "crimes": counts.crimes, "locations": counts.locations,
                "evidence": counts.evidence_cards, "no_suspects": counts.no_suspect_tiles,
@@ -231,14 +249,26 @@ def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credi
     for section in text_of.sections:
         flow.append(Block(section.heading, heading, keep_with_next=True))
         flow += [Block(p.format(**numbers), body) for p in section.paragraphs]
-    flow.append(Block(messages.labels.aid_turn, heading, keep_with_next=True))
+        if section.id == "setup":
+            flow += [Block(text_of.art.setup_heading, question, keep_with_next=True),
+                     figure(art.setup.aspect, lambda c, x, y, w, h: rules_art.draw_setup(
+                         c, layout, fonts, messages, theme, players, x, y, w, h)),
+                     Block(text_of.art.setup_caption, body)]
+        elif section.id == "answers":
+            flow += [Block(text_of.art.example_heading, question, keep_with_next=True),
+                     figure(art.example.aspect, lambda c, x, y, w, h: rules_art.draw_example(
+                         c, layout, fonts, messages, theme, example, x, y, w, h)),
+                     Block(" ".join(rules_art.caption(theme, messages, example)), body)]
+    faq = text_of.faq
+    flow.append(Block(faq.heading, heading, keep_with_next=True))
+    for entry in faq.questions:
+        flow += [Block(entry.question, question, keep_with_next=True), Block(entry.answer, body)]
+    flow.append(Block(labels.aid_turn, heading, keep_with_next=True))
     flow += [Block(line, bullet, bullet="\u2022") for line in text_of.turn_summary]
-    flow.append(Block(messages.labels.tokens_title.split(":")[0], heading, keep_with_next=True))
+    flow.append(Block(labels.tokens_title.split(":")[0], heading, keep_with_next=True))
     flow.append(Block(text_of.substitutes, body))
     if credits:
-        flow.append(Block(messages.labels.credits, heading, keep_with_next=True))
+        flow.append(Block(labels.credits, heading, keep_with_next=True))
         flow += [Block(line, set_as.credits) for line in credits]
-    from kitgen import messages as messages_mod
-
     return columns.set_text(c, page_size, layout, fonts, flow, footer, messages_mod.is_rtl(messages.language),
                             squeeze=layout.rules.squeeze)
