@@ -246,8 +246,8 @@ def set_text(c, page_size, layout, fonts: dict[str, str], blocks, footer: str, r
     if pages > rules.max_pages:
         raise KitgenError("the rules text does not fit the pages; enlarge the paper or lower rules.margin")
     page = 0
-    order = sorted(range(len(lines)), key=lambda i: placed[i][0])     # a floated figure: drawn in its column
-    for (block, line, first, _), (column, drop) in ((lines[i], placed[i]) for i in order):
+    sequence = sorted(range(len(lines)), key=lambda i: placed[i][0])     # a floated figure: drawn in its column
+    for (block, line, first, _), (column, drop) in ((lines[i], placed[i]) for i in sequence):
         style = block.style
         if column // columns > page:
             _footer(c, layout, fonts, footer, page_size)
