@@ -82,7 +82,8 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
         names = (("suspects", theme.suspects[case.suspect].name), ("crimes", theme.crimes[case.crime].name),
                  ("locations", theme.locations[case.location].name))
         y -= 4
-        floor = third + margin + 6 + 4              # above the note on checking the slip
+        check = wrap(labels.slip_check, Style(small, 6, 7.5, muted), row_w)      # beside the QR, never under it
+        floor = third + margin + 6 + 7.5 * (len(check) - 1) + 4              # above that note
         leading = max(spec.case.size, min(spec.case.leading, (y - floor) / len(names)))
         for kind, name in names:
             y -= leading
@@ -92,7 +93,8 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
             c.setFillColor(ink)
             text.draw_line(c, name, font, fitted, margin + 15, y, "left")
         c.setFillColor(muted)
-        text.draw_line(c, labels.slip_check, small, 6, margin, third + margin, "left")
+        for k, line in enumerate(check):
+            text.draw_line(c, line, small, 6, margin, third + margin + 7.5 * (len(check) - 1 - k), "left")
         # the cover: dense stripes, so the case does not show through
         c.saveState()
         path = c.beginPath()
