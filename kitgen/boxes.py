@@ -28,6 +28,10 @@ class Deck:
     height: float
     count: int
     stand: bool = False          # also a stand that holds one card upright (key cards)
+    # loose pieces, not cards (the deduction game's tokens): width and height are the largest
+    # piece's as stored, ``layers`` the stack's thickness in pieces of the stock (a piece folded
+    # in two is two), and no piece is sleeved. None: a deck of ``count`` cards
+    layers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def card_room(deck: Deck, stock: Stock, spec) -> tuple[float, float, float]:
     """The short side, long side and thickness of one card as it goes into a box: a sleeve adds
     its margin to both sides and its thickness to the card's."""
     short, long = sorted((deck.width, deck.height))
-    if not stock.sleeved:
+    if not stock.sleeved or deck.layers is not None:
         return short, long, stock.thickness
     sleeve = spec.sleeve
     return short + sleeve.margin, long + sleeve.margin, stock.thickness + sleeve.thickness
@@ -117,14 +121,14 @@ def _notched_top(x0: float, y0: float, x1: float, y1: float, radius: float) -> t
 
 
 def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
-    """A tuck box: front, right side, back, left side and a glue flap in a row; on top the lid
+    """A tuck box (for a deck, or for loose pieces lying flat in a stack: ``Deck.layers``): front, right side, back, left side and a glue flap in a row; on top the lid
     (over the back) with its tuck flap and a dust flap on each side, and a thumb notch in the
     front; below, the floor (under the back), the front's bottom flap (glued to the floor) and
     a dust flap on each side. Inside: the deck plus ``clearance`` (``depth_clearance`` on its
     stack); every panel is ``fold_allowance`` larger than the room inside it."""
     short, long, per_card = card_room(deck, stock, spec)
     allowance = spec.fold_allowance
-    stack = deck.count * per_card
+    stack = (deck.count if deck.layers is None else deck.layers) * per_card
     inner = (short + spec.clearance, long + spec.clearance, stack + spec.depth_clearance)
     w, h, d = (size + allowance for size in inner)
     dust = min(spec.dust_flap.depth, inner[0] / 2)          # the two dust flaps meet at most in the middle

@@ -467,6 +467,8 @@ def _box_files(kind: str, kit, prepared, thickness_mm: float | None, sleeved: bo
     stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
     decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in family.STANDS)
              for name, cards in prepared.card_sets.items() if name in family.BOXES]
+    if hasattr(family, "token_decks"):          # loose pieces the family boxes too: the deduction game's tokens
+        decks += family.token_decks(kit, prepared)
     files, record = box_pages.files(about, decks, stock, prepared.layout, prepared.fonts, prepared.messages,
                                     prepared.page_size)
     if getattr(kit, "pdfx", None):          # build --box --pdfx: boxes.pdf is PDF/X like the kit's other PDFs

@@ -49,8 +49,10 @@ KITS = {   # id: (arguments, the decks boxed and their counts)
                       {"codenames": 200, "keys": 2, "tiles": 25}),
     "pictures": (("--edition", "pictures", "--keys", 2), {"codenames": 140, "keys": 2, "tiles": 20}),
     "persian": (("--lang", "fa", "--keys", 2), {"codenames": 200, "keys": 2, "tiles": 25}),
-    "deduction": (("--game", "deduction",), {"cases": 36, "evidence": 36, "tiles": 28, "aids": 4}),
-    "deduction sleeved": (("--game", "deduction", "--sleeved"), {"cases": 36, "evidence": 36, "tiles": 28, "aids": 4}),
+    # and the tokens of 4 players: 22 each and 4 shared (test_deduction_setup checks what their box holds)
+    "deduction": (("--game", "deduction",), {"cases": 36, "evidence": 36, "tiles": 28, "aids": 4, "tokens": 92}),
+    "deduction sleeved": (("--game", "deduction", "--sleeved"),
+                          {"cases": 36, "evidence": 36, "tiles": 28, "aids": 4, "tokens": 92}),
 }
 
 
@@ -86,9 +88,10 @@ def test_a_boxs_inner_size_from_its_panels_is_the_deck_plus_clearance(built, kit
     assert manifest["options"]["card_thickness_mm"] == thickness and manifest["options"]["sleeved"] == sleeved
     nets = [n for n in manifest["nets"] if n["kind"] == "tuck_box"]
     assert {n["deck"]: n["count"] for n in nets} == counts
-    for net in nets:
+    for net in nets:          # loose tokens: a stack of their layers, never sleeved
         got = inner_from_panels(net)
-        want = expected_inner(net["card_mm"], net["count"], thickness, sleeved)
+        want = expected_inner(net["card_mm"], net.get("layers", net["count"]), thickness,
+                              sleeved and "layers" not in net)
         assert all(abs(g - w) <= 2 * TOLERANCE for g, w in zip(got, want)), (net["deck"], got, want)
         assert list(net["inner_mm"].values()) == pytest.approx(want, abs=TOLERANCE)
 
@@ -293,7 +296,8 @@ def test_the_kits_name_is_on_every_box_and_stand(built, kit):
         caption = subprocess.run([pdftotext, "-f", str(page["page"]), "-l", str(page["page"]), folder / "boxes.pdf",
                                   "-"], capture_output=True, text=True, check=True).stdout
         if net["kind"] == "tuck_box" and kit != "persian":           # what it is: the deck and its count
-            assert f"{net['title']}: a box for {net['count']} cards" in " ".join(caption.split())
+            what = "tokens, lying flat" if "layers" in net else "cards"
+            assert f"{net['title']}: a box for {net['count']} {what}" in " ".join(caption.split())
         assert NOTES[kit] in " ".join(caption.split()), "how to cut, fold and glue it"
     sides = [n for n in manifest["nets"] if n["kind"] == "tuck_box" and n["panels"][1]["size_mm"][0] >= 10]
     assert sides, "some box has sides wide enough for the name"

@@ -248,7 +248,7 @@ def _slip_pdf(path, classic, case, payload, repaint=None):
         cards_.front(c, 0)
         if repaint:
             spec = layout.slip
-            third = spec.size[1] / 3
+            third = slips.geometry(spec)[2]
             paint.fill_box(c, (spec.margin, 2 * third - 30 * 72 / 25.4, 55 * 72 / 25.4, 22 * 72 / 25.4),
                            paint.colour(layout, "paper"))
             for k, name in enumerate(repaint):
@@ -496,9 +496,12 @@ def test_the_board_prints_both_tracks_sized_to_their_numbers(built, kit):
 
 
 def test_slips_verify_from_a_photo_of_the_sheet(built, tmp_path, classic):
-    render_page(built / "deduction-en" / "setup.pdf", 4, 200).rotate(90, expand=True).save(tmp_path / "slips.png")
+    manifest = json.loads((built / "deduction-en" / "manifest.json").read_text("utf-8"))
+    first = manifest["slips"][0]["page"]
+    render_page(built / "deduction-en" / "setup.pdf", first - 1, 200).rotate(90, expand=True).save(
+        tmp_path / "slips.png")
     out = kitgen("verify", str(tmp_path / "slips.png"), "--seed", classic.seed, cwd=tmp_path)
-    assert out.returncode == 0 and "2 case slip(s) checked: 2 passed" in out.stdout, out.stdout + out.stderr
+    assert out.returncode == 0 and "4 case slip(s) checked: 4 passed" in out.stdout, out.stdout + out.stderr
 
 
 def test_a_cmyk_deduction_kit_holds_no_rgb(tmp_path):

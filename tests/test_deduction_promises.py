@@ -141,15 +141,19 @@ def _columns(line, starts) -> tuple[str, ...]:
 def printed_setup_rows(pdf_path, labels, mini_game) -> list[tuple[str, str, str]]:
     """The rows of mini-game ``mini_game``'s setup table, as printed, in order: (location,
     suspect tile, crime tile), each without spaces."""
-    title = labels.setup_title.format(n=mini_game, total=facts.MINI_GAMES)
+    titles = ["".join(labels.setup_title.format(n=n, total=facts.MINI_GAMES).split())
+              for n in range(1, facts.MINI_GAMES + 1)]
+    title = titles[mini_game - 1]
     document = pdfium.PdfDocument(str(pdf_path))
-    try:
-        page = next(p for p in document if p.get_textpage().get_text_range().startswith(title))
+    try:                                   # a page may hold several mini-games' tables, one under another
+        page = next(p for p in document if title in "".join(p.get_textpage().get_text_range().split()))
         lines = _lines(page)
     finally:
         document.close()
+    joined = ["".join(c for _, c in line) for line in lines]
     heading = "".join((labels.location + labels.suspect + labels.crime).split())
-    at = next(i for i, line in enumerate(lines) if "".join(c for _, c in line) == heading)
+    at = joined.index(heading, joined.index(title))
+    end = next((i for i in range(at + 1, len(lines)) if joined[i] in titles), len(lines))
     head = lines[at]
     starts, seen = [], ""
     for x, char in head:                   # where each heading's first letter lies
@@ -157,7 +161,7 @@ def printed_setup_rows(pdf_path, labels, mini_game) -> list[tuple[str, str, str]
             starts.append(x)
         seen += char
     assert len(starts) == 3, starts
-    return [_columns(line, starts) for line in lines[at + 1:]]
+    return [_columns(line, starts) for line in lines[at + 1:end]]
 
 
 def _squeezed(*texts_) -> tuple[str, ...]:

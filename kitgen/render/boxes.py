@@ -280,8 +280,11 @@ def render(nets: list[boxes.Net], page_size, layout, fonts: dict, messages, kit_
 
 def _caption(messages, kit_name: str, net: boxes.Net, piece: boxes.Piece) -> list[str]:
     label = messages_mod.label
-    what = (label(messages, "box_title", deck=net.deck.title, count=net.deck.count) if net.kind == "tuck_box"
-            else label(messages, "stand_title", deck=net.deck.title))
+    if net.kind != "tuck_box":
+        what = label(messages, "stand_title", deck=net.deck.title)
+    else:          # a box of cards, or of loose pieces (``Deck.layers``)
+        what = label(messages, "box_title" if net.deck.layers is None else "box_pieces_title", deck=net.deck.title,
+                     count=net.deck.count)
     lines = [f"{kit_name} \u00b7 {what}", messages.labels.box_note]
     if piece.count > 1:
         lines.append(label(messages, "box_piece", n=piece.number, total=piece.count, row=piece.row + 1,
@@ -305,6 +308,8 @@ def record(net: boxes.Net, placed: Placed) -> dict:
     entry = {"kind": net.kind, "deck": net.deck.name, "title": net.deck.title,
              "count": net.deck.count if net.kind == "tuck_box" else 1,          # a stand holds one card
              "card_mm": [_mm(net.deck.width), _mm(net.deck.height)], "card_thickness_mm": _mm(figures["per_card"])}
+    if net.deck.layers is not None:     # loose pieces: card_mm is the largest piece as stored
+        entry["layers"] = net.deck.layers
     if net.kind == "tuck_box":
         entry.update({"stack_mm": _mm(figures["stack"]), "fold_allowance_mm": _mm(figures["allowance"]),
                       "clearance_mm": dict(zip(("width", "height", "depth"), map(_mm, figures["clearance"]))),

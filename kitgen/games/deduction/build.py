@@ -15,10 +15,29 @@ from kitgen.render import pdfx, percard, pod, press
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
 
 # kitgen box (docs/design.md §8.12): every deck of cards gets a tuck box; the sealed case slips, folded
-# paper dealt for one game, do not; no card needs a stand
+# paper dealt for one game, do not; no card needs a stand; the tokens get a box of their own (token_decks)
 BOXES = ("cases", "evidence", "tiles", "aids")
 STANDS = ()
 INK_SAVER = ("deduction-ink-saver",)        # the built-in layouts --ink saver lays over the kit's
+
+
+def token_decks(kit, prepared) -> list:
+    """What ``kitgen box`` boxes besides the decks: one tuck box for every token of the kit's
+    players (tokens.pdf), as a publisher puts them in one box. Its floor holds the largest token
+    as stored (each side the largest any token has: a standee folded in two, the first-player
+    marker), its depth every token lying flat in one stack (a folded standee two layers thick);
+    the kernel adds the layout's clearance."""
+    from kitgen import boxes
+
+    items = pages.token_items(prepared.layout.tokens, kit.players)
+    sides, layers = [], 0
+    for kind, _, width, height, *_ in items:
+        folded = kind == "investigator"             # token_items gives a standee flat: both its halves
+        sides.append(sorted((width, height / 2 if folded else height)))
+        layers += 2 if folded else 1
+    title = prepared.messages.labels.tokens_box.format(players=kit.players)
+    return [boxes.Deck("tokens", title, max(s[0] for s in sides), max(s[1] for s in sides), len(items),
+                       layers=layers)]
 
 
 @dataclass(frozen=True)

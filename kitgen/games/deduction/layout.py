@@ -1,5 +1,6 @@
 """The deduction family's layout checks (the kernel checks the rest, kitgen/layouts.py):
-a board whose locations hold their tiles, tracks inside the board."""
+a board whose locations hold their tiles, tracks inside the board, a case slip's panel that
+holds its QR."""
 
 from kitgen import layouts
 
@@ -21,6 +22,14 @@ def check(layout, fail) -> None:
     for name, share in tints.items():
         if share > 1:
             fail(f"{name} is a share of a colour, from 0 (paper) to 1 (the colour), not {share:g}")
+    slip = layout.slip
+    width, third = slip.panel
+    if slip.qr + 2 * slip.margin > min(third, width / 2):
+        fail("slip.panel leaves no room for the QR (slip.qr) and slip.margin on the case panel: a panel must be at "
+             "least qr + 2 x margin tall, and twice that wide")
+    setup = layout.setup
+    if setup.min_row > setup.row:
+        fail("setup.min_row is larger than setup.row")
     bw, bh = board.size
     for name in ("map", "title", "score_track", "penalty_track"):
         x, y, w, h = board[name].box

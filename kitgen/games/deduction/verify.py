@@ -151,8 +151,7 @@ def _painted_problem(image, dpi: float, page_size, code_box, names: Names, slip,
 
     layout = layout_mod.load("default", ("cmyk",) if names.colour == "cmyk" else ())
     spec = layout.slip
-    width, height = spec.size
-    third = height / 3
+    width, _, third = slips.geometry(spec)
     x0, y0, _, _ = code_box
     origin = (x0 - (width - spec.margin - spec.qr), y0 - (third + spec.margin))
     font_names = fonts_mod.register_roles(layout)

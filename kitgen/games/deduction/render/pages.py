@@ -181,41 +181,68 @@ def _token(c, layout, item, x, y, line, ink, paper, font, size, labels, bleed: f
 
 
 def setup_pages(c, layout, theme, fonts, labels, games, page_size) -> int:
-    """A public setup sheet per mini-game: which tile lies on which location."""
+    """The public setup sheets: for each mini-game a table of which tile lies on which location,
+    as many tables to a page as fit with rows ``setup.min_row`` high (the three of a 14-location
+    theme share one A4 or Letter page); their rows then as high as the page allows, up to
+    ``setup.row``. Returns the pages."""
+    spec = layout.setup
     width, height = page_size
-    margin = layout.paper.margin + 10 * MM
-    ink, muted = paint.colour(layout, "ink"), paint.colour(layout, "muted")
-    body = fonts["label"]
-    for game in games:
-        c.setFillColor(ink)
-        title = labels.setup_title.format(n=game.number, total=facts.MINI_GAMES)
-        text.draw_line(c, title, fonts["heading"], 16, margin, height - margin - 16, "left")
-        y = height - margin - 34
-        for line in columns.wrap(labels.setup_help, Style(body, 9, 12, ink), width - 2 * margin):
-            text.draw_line(c, line, body, 9, margin, y, "left")
-            y -= 12
-        y -= 10
-        col = (width - 2 * margin) / 3
-        c.setFillColor(muted)
-        for k, head in enumerate((labels.location, labels.suspect, labels.crime)):
-            text.draw_line(c, head, fonts["heading"], 9, margin + k * col, y, "left")
-        y -= 6
-        row_h = min(18.0, (y - margin) / len(theme.city.names))
-        for i, name in enumerate(theme.city.names):
-            y -= row_h
-            suspect = game.suspect_tiles[i]
-            crime = game.crime_tiles[i]
-            cells = (name, labels.no_suspect if suspect == BLANK else theme.suspects[suspect].name,
-                     labels.no_crime if crime == BLANK else theme.crimes[crime].name)
-            if i % 2 == 0:
-                paint.fill_box(c, (margin - 4, y - 4, width - 2 * margin + 8, row_h), paint.colour(layout, "map"))
-            for k, shown in enumerate(cells):
-                c.setFillColor(muted if (k == 1 and suspect == BLANK) or (k == 2 and crime == BLANK) else ink)
-                font = fonts["heading"] if k == 0 else body
-                size = max(text.fit(shown, font, col - 6, row_h, 10, 4).size, 4)     # long names shrink to fit
-                text.draw_line(c, shown, font, size, margin + k * col, y + 1, "left")
+    margin, inner = spec.margin, page_size[0] - 2 * spec.margin
+    help_font = fonts[spec.help.font]
+    help_lines = columns.wrap(labels.setup_help, Style(help_font, spec.help.size, spec.help.leading,
+                                                       paint.colour(layout, spec.help.colour)), inner)
+    room = height - 2 * margin - (len(help_lines) + 0.5) * spec.help.leading
+    fixed = spec.title.size * 1.6 + spec.head.size * 2       # a table's title and its columns' headings
+    rows = len(theme.city.names)
+
+    def needs(tables: int, row: float) -> float:
+        return tables * (fixed + rows * row) + (tables - 1) * spec.gap
+
+    per_page = max([k for k in range(1, len(games) + 1) if needs(k, spec.min_row) <= room + 1e-6], default=1)
+    row = min(spec.row, (room - needs(per_page, 0)) / (per_page * rows))
+    pages = 0
+    for start in range(0, len(games), per_page):
+        y = height - margin
+        c.setFillColor(paint.colour(layout, spec.help.colour))
+        for line in help_lines:
+            y -= spec.help.leading
+            text.draw_line(c, line, help_font, spec.help.size, margin, y, "left")
+        y -= spec.help.leading * 0.5
+        for game in games[start:start + per_page]:
+            _setup_table(c, layout, theme, fonts, labels, game, margin, y, inner, row)
+            y -= fixed + rows * row + spec.gap
         c.showPage()
-    return len(games)
+        pages += 1
+    return pages
+
+
+def _setup_table(c, layout, theme, fonts, labels, game, x, top, width, row):
+    """One mini-game's table, its title's top at ``top``: a row per location, its tiles beside it."""
+    spec = layout.setup
+    ink, muted = paint.colour(layout, spec.cell.colour), paint.colour(layout, spec.head.colour)
+    c.setFillColor(paint.colour(layout, spec.title.colour))
+    title = labels.setup_title.format(n=game.number, total=facts.MINI_GAMES)
+    y = top - spec.title.size * 1.2
+    text.draw_line(c, title, fonts[spec.title.font], spec.title.size, x, y, "left")
+    y = top - spec.title.size * 1.6 - spec.head.size * 1.3
+    col = width / 3
+    c.setFillColor(muted)
+    for k, head in enumerate((labels.location, labels.suspect, labels.crime)):
+        text.draw_line(c, head, fonts[spec.head.font], spec.head.size, x + k * col, y, "left")
+    y = top - spec.title.size * 1.6 - spec.head.size * 2
+    largest = min(spec.cell.size, row * 0.72)
+    for i, name in enumerate(theme.city.names):
+        suspect, crime = game.suspect_tiles[i], game.crime_tiles[i]
+        cells = (name, labels.no_suspect if suspect == BLANK else theme.suspects[suspect].name,
+                 labels.no_crime if crime == BLANK else theme.crimes[crime].name)
+        if i % 2 == 0:
+            paint.fill_box(c, (x - 4, y - row, width + 8, row), paint.colour(layout, "map"))
+        for k, shown in enumerate(cells):
+            c.setFillColor(muted if (k == 1 and suspect == BLANK) or (k == 2 and crime == BLANK) else ink)
+            font = fonts["heading"] if k == 0 else fonts[spec.cell.font]
+            size = text.fit(shown, font, col - 6, row, largest, min(largest, spec.cell.min_size)).size
+            text.draw_line(c, shown, font, size, x + k * col, y - row / 2 - size * 0.35, "left")
+        y -= row
 
 
 def rules_pages(c, page_size, layout, fonts, messages, theme, footer: str, credits: tuple[str, ...],

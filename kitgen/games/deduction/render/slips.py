@@ -1,6 +1,6 @@
 """Sealed case slips and player aids (docs/design.md §10.6).
 
-A slip is printed on one side and folds in three: the top panel is its outside
+A slip (``slip.panel``, three panels tall: four to an A4 or Letter sheet) is printed on one side and folds in three: the top panel is its outside
 (whose slip, which mini-game), the middle panel the case with its QR code, the
 bottom panel a cover of dense stripes. Fold the cover up over the case, then both
 behind the top panel: the case is sealed inside, and does not show through when
@@ -12,12 +12,14 @@ from kitgen.games.deduction.render.emblems import emblem, player_shape
 from kitgen.render import paint, qr, text
 from kitgen.render.cards import CardSet, card_spec
 from kitgen.render.columns import Style, wrap
+from kitgen.render.sheet import CardSpec
 
 
-def _panels(spec):
-    width, height = spec.size
-    third = height / 3
-    return width, height, third
+def geometry(spec) -> tuple[float, float, float]:
+    """A slip's width and height flat, and the height of each of its three panels: the
+    layout's ``slip.panel``, three of them tall (the aids keep ``slip.size``)."""
+    width, third = spec.panel
+    return width, 3 * third, third
 
 
 def _lines(c, lines, style, font, x, y, width, colour, align="left") -> float:
@@ -35,7 +37,7 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
     """``entries``: (mini-game, case, payload) in print order. Printed double-sided, a slip's
     back must be blank (``blank_backs``), or the sheet's other side would show another case."""
     spec = layout.slip
-    width, height, third = _panels(spec)
+    width, height, third = geometry(spec)
     margin = spec.margin
     ink, muted = paint.colour(layout, "ink"), paint.colour(layout, "muted")
     fold = paint.colour(layout, spec.fold.colour)
@@ -68,23 +70,31 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
                    spec.body, small, margin, y - 4, width - 2 * margin, ink)
         # the case, with its QR code
         panel_top = 2 * third - margin
-        y = _lines(c, [labels.slip_inside], spec.body, small, margin, panel_top + 2, width - 2 * margin, ink)
         size = spec.qr
         qx, qy = width - margin - size, third + margin
+        row_w = qx - margin - 4
+        # the note across the panel, above the QR; when it is too long for that, beside the QR
+        intro = wrap(labels.slip_inside, Style(small, spec.body.size, spec.body.leading, ink), width - 2 * margin)
+        across = panel_top + 2 - len(intro) * spec.body.leading - spec.body.size * 0.3 > qy + size + 2
+        y = _lines(c, [labels.slip_inside], spec.body, small, margin, panel_top + 2,
+                   width - 2 * margin if across else row_w, ink)
         qr.draw(c, payload, qx, qy, size, ink)
         names = (("suspects", theme.suspects[case.suspect].name), ("crimes", theme.crimes[case.crime].name),
                  ("locations", theme.locations[case.location].name))
-        row_w = qx - margin - 4
         y -= 4
+        check = wrap(labels.slip_check, Style(small, 6, 7.5, muted), row_w)      # beside the QR, never under it
+        floor = third + margin + 6 + 7.5 * (len(check) - 1) + 4              # above that note
+        leading = max(spec.case.size, min(spec.case.leading, (y - floor) / len(names)))
         for kind, name in names:
-            y -= spec.case.leading
+            y -= leading
             emblem(c, kind, (margin, y - 3, 11, 11), paint.colour(layout, COLOUR[kind]))
             font = fonts[spec.case.font]
             fitted = text.fit(name, font, row_w - 15, spec.case.leading, spec.case.size, 5).size
             c.setFillColor(ink)
             text.draw_line(c, name, font, fitted, margin + 15, y, "left")
         c.setFillColor(muted)
-        text.draw_line(c, labels.slip_check, small, 6, margin, third + margin, "left")
+        for k, line in enumerate(check):
+            text.draw_line(c, line, small, 6, margin, third + margin + 7.5 * (len(check) - 1 - k), "left")
         # the cover: dense stripes, so the case does not show through
         c.saveState()
         path = c.beginPath()
@@ -99,7 +109,8 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
             c.line(x, 0, x + third, third)
         c.restoreState()
 
-    return CardSet("slips", title, card_spec(spec), len(entries), front=front, back=blank if blank_backs else None)
+    return CardSet("slips", title, CardSpec(width, height, spec.bleed, spec.gutter), len(entries), front=front,
+                   back=blank if blank_backs else None)
 
 
 def blank(c, i: int):
