@@ -153,7 +153,8 @@ def test_the_table_seats_the_players_in_order_with_the_case_passed_left(players)
 
 def colour_pixels(image, rgb, tolerance: int = 12) -> int:
     r0, g0, b0 = rgb
-    return sum(1 for r, g, b in image.getdata() if abs(r - r0) <= tolerance and abs(g - g0) <= tolerance
+    pixels = image.get_flattened_data() if hasattr(image, "get_flattened_data") else image.getdata()
+    return sum(1 for r, g, b in pixels if abs(r - r0) <= tolerance and abs(g - g0) <= tolerance
                and abs(b - b0) <= tolerance)
 
 
@@ -217,7 +218,8 @@ def test_at_most_two_pages_each_well_filled_nothing_outside(kits, lang, paper):
     for page_w, page_h, words in pages:
         footer_top = page_h - p.layout.rules.footer.y - 2 * p.layout.rules.footer.size
         body = [w for w in words if w[3] < footer_top]
-        assert all(margin - 1 <= w[0] and w[2] <= page_w - margin + 1 and w[1] >= margin - 1 for w in body)
+        # (a word's box holds its face's ascent, which may reach a little above the leading)
+        assert all(margin - 1 <= w[0] and w[2] <= page_w - margin + 1 and w[1] >= margin - 4 for w in body)
         bottoms.append(max(w[3] for w in body) / page_h)
     assert min(bottoms) >= 0.7, bottoms
     assert max(bottoms) - min(bottoms) <= 0.15, bottoms

@@ -89,13 +89,14 @@ def test_every_language_has_the_same_rules_paragraphs():
     assert len(set(map(tuple, shapes.values()))) == 1, shapes
 
 
-def test_the_rules_fit_one_page_in_every_language(built):
-    """Issue 26 point 13: the Russian rules were two half-empty pages; a text a little over a page is
-    closed up (leading and paragraph spacing, down to the layout's rules.squeeze) onto one."""
+def test_the_rules_fit_two_pages_at_most_in_every_language(built):
+    """Issue 26 point 13: the Russian rules were two half-empty pages. With the drawings and the
+    questions players ask (point 5) the rules take two pages in every language, both well filled
+    (tests/test_deduction_rules_art.py measures how far down each page's text reaches)."""
     import pypdfium2 as pdfium
 
     for lang in SAID:
-        assert len(pdfium.PdfDocument(built / f"deduction-{lang}" / "rules.pdf")) == 1, lang
+        assert 1 <= len(pdfium.PdfDocument(built / f"deduction-{lang}" / "rules.pdf")) <= 2, lang
 
 
 def lines_of(count: int, style):

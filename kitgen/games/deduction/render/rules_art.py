@@ -398,6 +398,7 @@ def draw_setup(c, layout, fonts, messages, theme, players: int, x: float, y: flo
         paint.stroke_box(c, card, pen.colour(art.line.colour), 0.3, 0.5)
         drawn.cards += 1
     pen.words(messages.rules.art.evidence_row, art.label, centre[0], row_y - label, bw + 8 * MM, align="centre")
+    middle = (bx - 4 * MM, row_y - label - 1, bx + bw + 4 * MM, top + 1)     # left, bottom, right, top
     # the seats round the edge, the arrows from holder to solver just inside it, each player's pieces
     angles = seat_angles(players)
     seats = [_on_rim(table, a) for a in angles]
@@ -422,9 +423,22 @@ def draw_setup(c, layout, fonts, messages, theme, players: int, x: float, y: flo
         c.setFillColor(pen.on(p))
         text.draw_line(c, str(p), fonts[art.name.font], seat * 0.55, sx, sy - seat * 0.19, "centre")
         drawn.seats.append((p, sx, sy))
-        # the player's pieces, just inside the arrows, facing the seat
-        px, py = _on_ellipse((ring[0] + seat * 0.9, ring[1] + seat * 0.9, ring[2] - 1.8 * seat,
-                              ring[3] - 1.8 * seat), a)
+        # the player's pieces, facing the seat: just inside the arrows, or nearer the edge (over the
+        # arrow, on a patch of the table) where the middle would be in the way
+        half_w, below, above = 2 * token + 1.8 * MM, token * 0.2 + art.label.size + 1, token * 1.0
+        for share in [k / 10 for k in range(11)]:
+            inset = seat * 0.9 * (1 - share)
+            px, py = _on_ellipse((ring[0] + inset, ring[1] + inset, ring[2] - 2 * inset, ring[3] - 2 * inset), a)
+            clear = (px + half_w < middle[0] or px - half_w > middle[2] or py + above < middle[1]
+                     or py - below > middle[3])
+            if clear:
+                break
+        if abs(px - sx) < half_w + seat / 2 and abs(py - sy) < above + seat:     # under its seat, not on it
+            py = sy - seat / 2 - above - 0.8 * MM
+            px = min(max(sx, tx + half_w + MM), tx + tw - half_w - MM)
+        if share > 0:
+            paint.fill_box(c, (px - half_w - 0.5 * MM, py - below - 0.5 * MM, 2 * half_w + MM, above + below + MM),
+                           pen.colour(spec.table.colour), 0.8)
         _pieces(pen, p, px, py, token, drawn)
     return drawn
 
