@@ -1,4 +1,4 @@
-"""kitgen proof for the deduction game (docs/design.md §10.9): the counts read back from the
+"""kitgen proof for the deduction game (docs/design.md §10.8): the counts read back from the
 built PDFs equal the facts, the setups and answers of every mini-game and location are in the
 proof, a name that does not fit or lacks a glyph fails the proof (not refused), the contact
 sheet shows every page of the kit, and bad input gets one line."""

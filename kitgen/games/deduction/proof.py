@@ -1,4 +1,4 @@
-"""A publisher's proof of a deduction kit (docs/design.md §10.9).
+"""A publisher's proof of a deduction kit (docs/design.md §10.8).
 
 The kit is built in memory, as ``kitgen build`` builds it, and read back: every count
 (cards, tiles, tokens, slips, aids, notepads, setup sheets, board pieces and pages) is
