@@ -158,10 +158,10 @@ def _check_names(theme, layout, font_names, labels):
             if not text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).fits:
                 too_long.append(f"{name} ({where})")
     font = font_names[location.name.font]
+    name_box = board.parts(layout, (0, 0, *location.size)).name
     for name in theme.city.names:
         shown = text.apply_case(name, location.name.case)
-        if not text.fit(shown, font, location.size[0] - 4, location.name.height, location.name.size,
-                        location.name.min_size).fits:
+        if not text.fit(shown, font, name_box[2], name_box[3], location.name.size, location.name.min_size).fits:
             too_long.append(f"{name} (the board)")
     spec = layout.notepad.name          # a row of the notepad
     font = font_names[spec.font]
