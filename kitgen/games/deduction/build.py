@@ -9,7 +9,7 @@ from pathlib import Path
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
-from kitgen.games.deduction.render import board, cards, notepad, pages, slips
+from kitgen.games.deduction.render import aids, board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
@@ -114,7 +114,7 @@ def prepare(kit: Kit) -> Prepared:
     labels = messages.labels
     card_sets = {
         **shop_sets(theme, layout, font_names, labels),
-        "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title,
+        "aids": aids.aids(kit.players, theme, layout, font_names, messages, labels.aid_title,
                            blank_backs=kit.duplex in TWO_SIDED),
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
                              blank_backs=kit.duplex in TWO_SIDED),
