@@ -85,11 +85,15 @@ def sizes(layout, fonts, messages, city) -> tuple[float, float]:
     def left(size):
         actions, score, _ = _plan(layout, fonts, messages, city, size)
         leading = size * spec.body.leading
-        used = (sum(len(p) for p in actions) + len(score)) * leading + 2 * spec.heading.leading + leading * 2
-        return used + spec.map.min_height <= room
+        # as front() sets it: three headings, each with a fifth of a line after it (and before the second
+        # and third), a quarter line after each action, six tenths above the map
+        lines = sum(len(p) for p in actions) + len(score)
+        used = 3 * spec.heading.leading + leading * (lines + 3 * 0.2 + 2 * 0.2 + 0.25 * len(actions) + 0.6)
+        return used - spec.heading.leading + spec.map.min_height <= room
 
-    def right(size):
-        return sum(len(p) for p in _plan(layout, fonts, messages, city, size)[2]) * size * spec.body.leading <= room
+    def right(size):           # the heading's space after it, and the last line's descenders, too
+        return (sum(len(p) for p in _plan(layout, fonts, messages, city, size)[2]) + 0.5) * size * spec.body.leading \
+            <= room
 
     return largest(left), largest(right)
 
@@ -110,7 +114,8 @@ def aids(count: int, theme, layout, fonts, messages, title: str, blank_backs: bo
     adjacent = _plan(layout, fonts, messages, city, list_size)[2]
     room = height - spec.band.height - 2 * spec.margin - spec.heading.leading
     # the list spread down its column: the room left shared between the entries, at most a line's worth
-    spread = min(list_leading * 0.8, max(0.0, room - sum(len(p) for p in adjacent) * list_leading) / len(adjacent))
+    used = (sum(len(p) for p in adjacent) + 0.5) * list_leading
+    spread = min(list_leading * 0.8, max(0.0, room - used) / len(adjacent))
     left_w, right_w = column_widths(layout)
     town = town or board_mod.town_of(layout, theme)
 
