@@ -136,7 +136,7 @@ def write_yaml(path, data):
 
 
 def test_the_board_holds_the_location_boxes_of_the_layout():
-    """From the layout's board.map.box (368 x 204 mm) and board.location.size (62 x 32 mm)."""
+    """From the layout's board.map.box (336 x 230 mm) and board.location.size (56 x 46 mm)."""
     assert board_capacity() == (5, 6)
 
 
@@ -155,7 +155,7 @@ def test_one_location_more_than_the_board_holds_is_refused_at_the_locations_key(
     line = path.read_text().splitlines().index("locations:") + 1
     error = one_line_error(kitgen("build", str(path), "--out", str(tmp_path / "out"), cwd=tmp_path))
     assert error == (f"kitgen: error: {path}:{line}: {most + 1} locations: a board holds at most {most} ({across} "
-                     f"across and {down} down, a location's box being 62 x 32 mm in a map of 368 x 204 mm); remove "
+                     f"across and {down} down, a location's box being 56 x 46 mm in a map of 336 x 230 mm); remove "
                      f"1 of them")
     assert not (tmp_path / "out").exists()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
-from kitgen.games.deduction.render import board, cards, notepad, pages, slips
+from kitgen.games.deduction.render import aids, board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
 from kitgen.render.document import TWO_SIDED, CardPart, FreePart, PrintOptions, card_part, render
@@ -143,7 +143,7 @@ def prepare(kit: Kit, strict: bool = True) -> Prepared:
     labels = messages.labels
     card_sets = {
         **shop_sets(theme, layout, font_names, labels),
-        "aids": slips.aids(kit.players, theme, layout, font_names, messages, labels.aid_title,
+        "aids": aids.aids(kit.players, theme, layout, font_names, messages, labels.aid_title,
                            blank_backs=kit.duplex in TWO_SIDED),
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
                              blank_backs=kit.duplex in TWO_SIDED),
@@ -187,10 +187,10 @@ def _check_names(theme, layout, font_names, labels):
             if not text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).fits:
                 too_long.append(f"{name} ({where})")
     font = font_names[location.name.font]
+    name_box = board.parts(layout, (0, 0, *location.size)).name
     for name in theme.city.names:
         shown = text.apply_case(name, location.name.case)
-        if not text.fit(shown, font, location.size[0] - 4, location.name.height, location.name.size,
-                        location.name.min_size).fits:
+        if not text.fit(shown, font, name_box[2], name_box[3], location.name.size, location.name.min_size).fits:
             too_long.append(f"{name} (the board)")
     spec = layout.notepad.name          # a row of the notepad
     font = font_names[spec.font]

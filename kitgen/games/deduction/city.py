@@ -149,10 +149,11 @@ def _segment_hits_box(a, b, box) -> bool:
 
 
 def overlaps(positions, box) -> list[tuple[int, int]]:
-    """Pairs of locations whose boxes (``box`` = width, height around each position) overlap."""
+    """Pairs of locations whose boxes (``box`` = width, height around each position) overlap (boxes
+    that only touch, as on a full board, do not)."""
     w, h = box
     return [(i, j) for i in range(len(positions)) for j in range(i)
-            if abs(positions[i][0] - positions[j][0]) < w and abs(positions[i][1] - positions[j][1]) < h]
+            if abs(positions[i][0] - positions[j][0]) < w - 1e-9 and abs(positions[i][1] - positions[j][1]) < h - 1e-9]
 
 
 def under_boxes(positions, roads, box) -> list[tuple[tuple[int, int], int]]:

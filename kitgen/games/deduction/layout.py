@@ -11,8 +11,15 @@ def check(layout, fail) -> None:
     width, height = spec.size
     if spec.slot < max(tile.size):
         fail("board.location.slot is smaller than a tile (city_tile.size): the tiles would not fit their slots")
-    if 2 * spec.slot + spec.spot >= width or spec.name.height + spec.slot >= height:
-        fail("board.location.size leaves no room for its name, two tile slots and the investigator's spot")
+    from kitgen.games.deduction.render import board as board_mod
+
+    p = board_mod.parts(layout, (0.0, 0.0, width, height))
+    inner = (spec.padding - 1e-6, spec.padding - 1e-6, width - 2 * spec.padding + 2e-6, height - 2 * spec.padding + 2e-6)
+    boxes = (p.name, p.suspect, p.crime, p.emblem, p.spot)
+    if not all(_inside(b, inner) for b in boxes + p.feet) or any(
+            _overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
+        fail("board.location.size leaves no room for its name, two tile slots, the emblem and the investigators' "
+             f"spot ({int(spec.spot.standees)} standees of tokens.investigator's width side by side)")
     tints = {"case_card.band.tint": layout.case_card.band.tint, "case_card.back.tint": layout.case_card.back.tint,
              "case_card.back.stripe_tint": layout.case_card.back.stripe_tint,
              "case_card.back.emblem.tint": layout.case_card.back.emblem.tint,
@@ -35,6 +42,16 @@ def check(layout, fail) -> None:
         x, y, w, h = board[name].box
         if x < 0 or y < 0 or x + w > bw + 1e-6 or y + h > bh + 1e-6:
             fail(f"board.{name}.box must lie inside the board")
+
+
+def _inside(box, outer) -> bool:
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    return w > 0 and h > 0 and x >= ox and y >= oy and x + w <= ox + ow and y + h <= oy + oh
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def load(name_or_path="default", overlays: tuple[str, ...] = ()):

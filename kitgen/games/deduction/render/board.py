@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import city as city_mod, facts
+from kitgen.games.deduction.render import town as town_mod
 from kitgen.games.deduction.render.emblems import emblem
 from kitgen.render import paint, text
 
@@ -79,16 +80,48 @@ def location_box(layout, city, index: int) -> tuple[float, float, float, float]:
     return cx - w / 2, cy - h / 2, w, h
 
 
-def slots(layout, box) -> tuple[tuple, tuple, tuple]:
-    """The suspect slot, the investigator's spot and the crime slot of a location box."""
+@dataclass(frozen=True)
+class Parts:
+    """Where the parts of a location's box lie (x, y, w, h in board points): its name; the suspect
+    slot, the crime slot and the emblem in a row under it; the investigators' spot along the bottom,
+    with the feet of ``board.location.spot.standees`` standees side by side in it."""
+
+    name: tuple
+    suspect: tuple
+    crime: tuple
+    emblem: tuple
+    spot: tuple
+    feet: tuple
+
+
+def parts(layout, box) -> Parts:
+    """The parts of the location box ``box`` (x, y, w, h), from the layout (board.location)."""
     spec = layout.board.location
     x, y, w, h = box
-    slot, spot = spec.slot, spec.spot
-    inner_h = h - spec.name.height
-    gap = (w - 2 * slot - spot) / 4
-    sy = y + (inner_h - slot) / 2
-    return ((x + gap, sy, slot, slot), (x + 2 * gap + slot, y + (inner_h - spot) / 2, spot, spot),
-            (x + 3 * gap + slot + spot, sy, slot, slot))
+    pad, slot, gap = spec.padding, spec.slot, spec.slot_gap
+    top = y + h - pad
+    name = (x + pad, top - spec.name.height, w - 2 * pad, spec.name.height)
+    spot_spec = spec.spot
+    spot = (x + pad, y + pad, w - 2 * pad, spot_spec.depth)
+    # the slots and the emblem, centred across the box and between the name and the spot
+    row_w = 2 * slot + gap + gap + spec.emblem
+    row_x = x + (w - row_w) / 2
+    row_y = (name[1] + spot[1] + spot[3]) / 2 - slot / 2
+    suspect = (row_x, row_y, slot, slot)
+    crime = (row_x + slot + gap, row_y, slot, slot)
+    emblem_box = (row_x + 2 * slot + 2 * gap, row_y + slot - spec.emblem, spec.emblem, spec.emblem)
+    foot = layout.tokens.investigator[0]
+    count = int(spot_spec.standees)
+    feet_w = count * foot + (count - 1) * spot_spec.gap
+    fx = spot[0] + (spot[2] - feet_w) / 2
+    feet = tuple((fx + k * (foot + spot_spec.gap), spot[1], foot, spot[3]) for k in range(count))
+    return Parts(name, suspect, crime, emblem_box, spot, feet)
+
+
+def slots(layout, box) -> tuple[tuple, tuple, tuple]:
+    """The suspect slot, the investigators' spot and the crime slot of a location box."""
+    p = parts(layout, box)
+    return p.suspect, p.spot, p.crime
 
 
 def check_fit(layout, city, source: str) -> None:
@@ -107,66 +140,246 @@ def check_fit(layout, city, source: str) -> None:
                           f"as if it joined it; move {city.names[k]!r} (at:) or the road's ends", source=source)
 
 
-def draw(c, layout, theme, fonts, labels, marks=()):
-    """The whole board, its bottom-left at the origin; ``marks``: board points for alignment marks."""
+def town_of(layout, theme) -> town_mod.Town:
+    """The theme's town on this layout's board: streets between the locations' centres, houses,
+    water and parks (render/town.py)."""
+    city = theme.city
+    centres = [location_centre(layout, city, i) for i in range(len(city.names))]
+    boxes = [location_box(layout, city, i) for i in range(len(city.names))]
+    road = layout.board.road
+    return town_mod.build(theme.seed, [(centres[a], centres[b]) for a, b in city.roads], boxes,
+                          layout.board.map.box, road.width + 2 * road.kerb.width, layout.board.town)
+
+
+def name_size(layout, names, fonts) -> float:
+    """The one size of every location name on the board: the largest up to board.location.name.size
+    at which each fits its name box on one line."""
+    spec = layout.board.location
+    name_box = parts(layout, (0, 0, *spec.size)).name
+    font = fonts[spec.name.font]
+    return min(text.fit(text.apply_case(n, spec.name.case), font, name_box[2], name_box[3], spec.name.size,
+                        spec.name.min_size).size for n in names)
+
+
+def location_emblem(c, theme, index: int, box, colour):
+    """The emblem of the theme's location ``index``, in ``box`` (x, y, w, h): the one place the
+    board draws it, so a location's own picture is drawn here."""
+    emblem(c, "locations", box, colour)
+
+
+def draw(c, layout, theme, fonts, labels, marks=(), town=None):
+    """The whole board, its bottom-left at the origin; ``marks``: board points for alignment marks;
+    ``town``: :func:`town_of` (made here when not given)."""
     board = layout.board
     width, height = board.size
     paint.fill_box(c, (0, 0, width, height), paint.colour(layout, board.background))
     city = theme.city
-    c.saveState()
-    c.setStrokeColor(paint.colour(layout, board.road.colour))
-    c.setLineWidth(board.road.width)
-    c.setLineCap(1)
-    for a, b in city.roads:
-        c.line(*location_centre(layout, city, a), *location_centre(layout, city, b))
-    c.restoreState()
+    town = town or town_of(layout, theme)
+    _draw_town(c, layout, town)
+    _draw_streets(c, layout, town.streets)
     spec = board.location
     paper, frame = paint.colour(layout, spec.fill), paint.colour(layout, spec.frame.colour)
     tints = {kind: paint.colour(layout, name) for kind, name in (("suspects", "suspect"), ("crimes", "crime"))}
+    size = name_size(layout, city.names, fonts)
+    font = fonts[spec.name.font]
     for i, name in enumerate(city.names):
         box = location_box(layout, city, i)
         paint.fill_box(c, box, paper, spec.radius)
         paint.stroke_box(c, box, frame, spec.frame.width, spec.radius)
-        x, y, w, h = box
-        name_box = (x + 2, y + h - spec.name.height, w - 4, spec.name.height)
-        font = fonts[spec.name.font]
-        shown = text.apply_case(name, spec.name.case)
-        size = text.fit(shown, font, name_box[2], name_box[3], spec.name.size, spec.name.min_size).size
-        text.draw(c, shown, font, size, name_box, paint.colour(layout, spec.name.colour))
-        left, spot, right = slots(layout, box)
-        for kind, slot in (("suspects", left), ("crimes", right)):
+        p = parts(layout, box)
+        text.draw(c, text.apply_case(name, spec.name.case), font, size, p.name, paint.colour(layout, spec.name.colour))
+        for kind, slot in (("suspects", p.suspect), ("crimes", p.crime)):
             paint.stroke_box(c, slot, tints[kind], 1.2, 2)
             sx, sy, sw, sh = slot
             emblem(c, kind, (sx + sw * 0.3, sy + sh * 0.3, sw * 0.4, sh * 0.4), tints[kind])
-        sx, sy, sw, _ = spot
-        c.setStrokeColor(frame)
-        c.setLineWidth(1)
-        c.circle(sx + sw / 2, sy + sw / 2, sw / 2, stroke=1, fill=0)
-    _track(c, layout, fonts, board.score_track, labels.score_track, [str(n) for n in range(facts.SCORE_TRACK + 1)])
+        location_emblem(c, theme, i, p.emblem, paint.colour(layout, "location"))
+        _draw_spot(c, layout, p)
+    _track(c, layout, fonts, board.score_track, labels.score_track, [str(n) for n in range(facts.SCORE_TRACK + 1)],
+           upward=True)
     _track(c, layout, fonts, board.penalty_track, labels.penalty_track,
-           ["0"] + [f"\u2212{n}" for n in range(facts.WRONG_ATTEMPT, facts.PENALTY_TRACK + 1, facts.WRONG_ATTEMPT)])
-    title = board.title
-    font = fonts[title.font]
-    shown = text.apply_case(labels.board_title.format(name=theme.name), title.case)
-    size = text.fit(shown, font, title.box[2], title.box[3], title.size, title.min_size).size
-    text.draw(c, shown, font, size, title.box, paint.colour(layout, title.colour))
+           ["0"] + [f"\u2212{n}" for n in range(facts.WRONG_ATTEMPT, facts.PENALTY_TRACK + 1, facts.WRONG_ATTEMPT)],
+           upward=False)
+    _title(c, layout, fonts, labels.board_title.format(name=theme.name))
     ink = paint.colour(layout, "ink")
     for x, y in marks:
         _align_mark(c, x, y, ink)
 
 
-def _track(c, layout, fonts, spec, label: str, cells: list[str]):
+def _polygon(c, points, fill=None, stroke=None, width: float = 0.0):
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    c.saveState()
+    if fill is not None:
+        c.setFillColor(fill)
+    if stroke is not None:
+        c.setStrokeColor(stroke)
+        c.setLineWidth(width)
+        c.setLineJoin(1)
+    c.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+    c.restoreState()
+
+
+def _smooth(c, points):
+    """A closed outline through ``points`` as a smooth curve (Catmull-Rom as Bezier segments)."""
+    path = c.beginPath()
+    n = len(points)
+    path.moveTo(*points[0])
+    for i in range(n):
+        p0, p1, p2, p3 = points[i - 1], points[i], points[(i + 1) % n], points[(i + 2) % n]
+        path.curveTo(p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6,
+                     p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6, p2[0], p2[1])
+    path.close()
+    return path
+
+
+def _draw_town(c, layout, town):
+    spec = layout.board.town
+    for shape in town.shapes:
+        style = spec[shape.kind]
+        c.saveState()
+        c.setFillColor(paint.colour(layout, style.colour))
+        path = _smooth(c, shape.outline)
+        c.drawPath(path, stroke=0, fill=1)
+        c.clipPath(_smooth(c, shape.outline), stroke=0, fill=0)
+        cx, cy = shape.centre
+        r = shape.radius
+        if shape.kind == "water":           # ripples: short arcs in rows
+            c.setStrokeColor(paint.colour(layout, style.line.colour))
+            c.setLineWidth(style.line.width)
+            c.setLineCap(1)
+            step = 4 * MM
+            for row in range(-int(r / step), int(r / step) + 1):
+                y = cy + row * step
+                for col in range(-int(r / step) - 1, int(r / step) + 1):
+                    x = cx + col * 2 * step + (step if row % 2 else 0)
+                    c.arc(x - step * 0.5, y - step * 0.25, x + step * 0.5, y + step * 0.25, 20, 140)
+        else:                               # trees: dots in a loose grid
+            tree = style.tree
+            c.setFillColor(paint.colour(layout, tree.colour))
+            step = tree.size * 2.2
+            for row in range(-int(r / step), int(r / step) + 1):
+                for col in range(-int(r / step), int(r / step) + 1):
+                    x = cx + col * step + (step / 2 if row % 2 else 0)
+                    y = cy + row * step * 0.87
+                    c.circle(x, y, tree.size / 2, stroke=0, fill=1)
+        c.restoreState()
+    house = paint.colour(layout, spec.houses.colour)
+    for corners in town.houses:
+        _polygon(c, corners, fill=house)
+
+
+def _draw_streets(c, layout, streets):
+    """Every street's kerbs, then every carriageway, then every centre line: where streets meet
+    at a location, their surfaces join without seams (round ends)."""
+    road = layout.board.road
+    c.saveState()
+    c.setLineCap(1)
+    for colour, width in ((road.kerb.colour, road.width + 2 * road.kerb.width), (road.colour, road.width)):
+        c.setStrokeColor(paint.colour(layout, colour))
+        c.setLineWidth(width)
+        for a, b in streets:
+            c.line(*a, *b)
+    c.setStrokeColor(paint.colour(layout, road.dash.colour))
+    c.setLineWidth(road.dash.width)
+    c.setLineCap(0)
+    c.setDash(road.dash.length, road.dash.gap)
+    for a, b in streets:
+        c.line(*a, *b)
+    c.restoreState()
+
+
+def _draw_spot(c, layout, p: Parts):
+    """The investigators' spot: a paved strip, and for each standee its feet (the two edges a
+    folded tent stands on) where it goes."""
+    spot = layout.board.location.spot
+    paint.fill_box(c, p.spot, paint.colour(layout, spot.colour), 1.5)
+    line = paint.colour(layout, spot.line.colour)
+    c.saveState()
+    c.setStrokeColor(line)
+    c.setLineWidth(spot.line.width)
+    c.setDash(1.5, 1.5)
+    for foot in p.feet:
+        paint.stroke_box(c, foot, line, spot.line.width, 1.5)
+    c.setDash()
+    c.setLineWidth(1.6)
+    c.setLineCap(1)
+    for x, y, w, h in p.feet:
+        inset = 1.2 * MM
+        for fy in (y + inset, y + h - inset):
+            c.line(x + inset, fy, x + w - inset, fy)
+    c.restoreState()
+
+
+def _title(c, layout, fonts, shown: str):
+    """The theme's name in a cartouche, on a ribbon whose notched ends show either side."""
+    spec = layout.board.title
     x, y, w, h = spec.box
     font = fonts[spec.font]
+    shown = text.apply_case(shown, spec.case)
+    tail = 16 * MM
+    size = text.fit(shown, font, w - 2 * spec.padding - 2 * tail, h * 0.6, spec.size, spec.min_size).size
+    inner = min(w - 2 * tail, text.width(shown, font, size) + 2 * spec.padding)
+    cx = x + w / 2
+    left, right = cx - inner / 2, cx + inner / 2
+    ribbon, edge = paint.colour(layout, spec.ribbon.colour), paint.colour(layout, spec.frame.colour)
+    band_h, drop = h * 0.62, h * 0.22
+    for side in (-1, 1):                    # the ribbon's ends, behind the cartouche, notched
+        near = left + 3 * MM if side < 0 else right - 3 * MM
+        far = near + side * (tail + 3 * MM)
+        top, bottom = y + h - drop, y + h - drop - band_h
+        _polygon(c, [(near, top), (far, top), (far - side * 4 * MM, (top + bottom) / 2), (far, bottom),
+                     (near, bottom)], fill=ribbon, stroke=edge, width=spec.frame.width * 0.6)
+    box = (left, y, inner, h)
+    paint.fill_box(c, box, paint.colour(layout, spec.fill), 2 * MM)
+    paint.stroke_box(c, box, edge, spec.frame.width, 2 * MM)
+    rule = 1.3 * MM
+    paint.stroke_box(c, (left + rule, y + rule, inner - 2 * rule, h - 2 * rule), edge, spec.frame.width * 0.4, 1.2 * MM)
+    text.draw(c, shown, font, size, box, paint.colour(layout, spec.colour))
+
+
+def track_cells(spec, count: int, upward: bool) -> tuple[tuple, list[tuple]]:
+    """A track's label box and its ``count`` cells (x, y, w, h), in order from the first number.
+    Along its longer side: across, the label at the left; up the board, the label at the top and
+    the numbers from the bottom (``upward``) or from under the label."""
+    x, y, w, h = spec.box
+    if w >= h:
+        label_w = spec.label
+        cell = (w - label_w) / count
+        return (x, y, label_w, h), [(x + label_w + i * cell, y, cell, h) for i in range(count)]
+    cell = (h - spec.label) / count
+    label = (x, y + h - spec.label, w, spec.label)
+    if upward:
+        return label, [(x, y + i * cell, w, cell) for i in range(count)]
+    return label, [(x, y + h - spec.label - (i + 1) * cell, w, cell) for i in range(count)]
+
+
+def _track(c, layout, fonts, spec, label: str, cells: list[str], upward: bool):
+    font = fonts[spec.font]
     ink, fill = paint.colour(layout, spec.colour), paint.colour(layout, spec.fill)
-    label_w = min(w / 4, max(h * 2.5, text.width(label, font, spec.size) + 8))
-    cell = (w - label_w) / len(cells)
-    text.draw(c, label, font, spec.size, (x, y, label_w - 4, h), ink)
-    for i, shown in enumerate(cells):
-        box = (x + label_w + i * cell, y, cell, h)
+    label_box, boxes = track_cells(spec, len(cells), upward)
+    size = min(text.fit(shown, font, box[2] - 2 * MM, box[3] - 1 * MM, spec.size, 4).size
+               for shown, box in zip(cells, boxes))
+    lx, ly, lw, lh = label_box
+    paint.fill_box(c, label_box, paint.colour(layout, "frame"))
+    paper = paint.colour(layout, "paper")
+    if lh > lw:                             # up the board: the label turned to read upwards
+        label_size = text.fit(label, font, lh - 3 * MM, lw - 2 * MM, spec.size, 4).size
+        c.saveState()
+        c.translate(lx + lw / 2, ly + lh / 2)
+        c.rotate(90)
+        text.draw(c, label, font, label_size, (-lh / 2, -lw / 2, lh, lw), paper)
+        c.restoreState()
+    else:
+        label_size = text.fit(label, font, lw - 3 * MM, lh - 2 * MM, spec.size, 4).size
+        text.draw(c, label, font, label_size, label_box, paper)
+    for shown, box in zip(cells, boxes):
         paint.fill_box(c, box, fill)
         paint.stroke_box(c, box, ink, 0.6)
-        text.draw(c, shown, font, spec.size, box, ink)
+        text.draw(c, shown, font, size, box, ink)
+    paint.stroke_box(c, label_box, ink, 0.6)
 
 
 def _align_mark(c, x: float, y: float, colour):

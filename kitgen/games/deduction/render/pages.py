@@ -17,6 +17,7 @@ def board_pages(c, layout, theme, fonts, labels, pieces) -> int:
     marks = board_mod.alignment_marks(layout, pieces, theme.city)
     note = layout.board.tiling.label
     muted = paint.colour(layout, note.colour)
+    town = board_mod.town_of(layout, theme)            # made once, drawn on every piece
     for piece in pieces:
         c.setPageSize(piece.page)
         x0, y0, w, h = piece.board
@@ -27,7 +28,7 @@ def board_pages(c, layout, theme, fonts, labels, pieces) -> int:
         path.rect(*content)
         c.clipPath(path, stroke=0, fill=0)
         c.translate(ax, ay)
-        board_mod.draw(c, layout, theme, fonts, labels, marks)
+        board_mod.draw(c, layout, theme, fonts, labels, marks, town)
         c.restoreState()
         if len(pieces) > 1:
             _piece_notes(c, layout, piece, content, fonts[note.font], note.size, muted, labels)

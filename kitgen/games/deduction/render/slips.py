@@ -1,4 +1,4 @@
-"""Sealed case slips and player aids (docs/design.md §10.6).
+"""Sealed case slips (docs/design.md §10.6; the player aids are render/aids.py).
 
 A slip (``slip.panel``, three panels tall: four to an A4 or Letter sheet) is printed on one side and folds in three: the top panel is its outside
 (whose slip, which mini-game), the middle panel the case with its QR code, the
@@ -17,7 +17,7 @@ from kitgen.render.sheet import CardSpec
 
 def geometry(spec) -> tuple[float, float, float]:
     """A slip's width and height flat, and the height of each of its three panels: the
-    layout's ``slip.panel``, three of them tall (the aids keep ``slip.size``)."""
+    layout's ``slip.panel``, three of them tall."""
     width, third = spec.panel
     return width, 3 * third, third
 
@@ -115,40 +115,3 @@ def slips(entries, theme, layout, fonts, labels, title: str, blank_backs: bool =
 
 def blank(c, i: int):
     """Nothing: the back of a slip or an aid stays paper."""
-
-
-def aids(count: int, theme, layout, fonts, messages, title: str, blank_backs: bool = True) -> CardSet:
-    """``count`` identical player aids. Printed double-sided, an aid's back is blank (``blank_backs``),
-    or the sheet's other side would show another player's aid, cut through by this one's trim."""
-    spec = layout.slip
-    width, height = spec.size
-    margin = spec.margin
-    labels = messages.labels
-    ink = paint.colour(layout, "ink")
-    city = theme.city
-
-    def front(c, i: int):
-        body = fonts[spec.body.font]
-        y = _lines(c, [labels.aid_title], spec.title, fonts[spec.title.font], margin, height - margin + 2,
-                   width - 2 * margin, ink)
-        y = _lines(c, [labels.aid_turn], spec.body, fonts["heading"], margin, y - 4, width - 2 * margin, ink)
-        y = _lines(c, [f"\u2022 {line}" for line in messages.rules.turn_summary], spec.body, body, margin, y,
-                   width - 2 * margin, ink)
-        y = _lines(c, [labels.aid_adjacent], spec.body, fonts["heading"], margin, y - 6, width - 2 * margin, ink)
-        lines = [f"{name}: {', '.join(city.names[n] for n in city.neighbours(k))}" for k, name in enumerate(city.names)]
-        room = y - margin
-        size = spec.body.size
-        leading = spec.body.leading
-        wrapped = sum(len(wrap(line, Style(body, size, leading, ink), width - 2 * margin)) for line in lines)
-        while wrapped * leading > room and size > 4:            # shrink the list until it fits the card
-            size -= 0.25
-            leading = size * spec.body.leading / spec.body.size
-            wrapped = sum(len(wrap(line, Style(body, size, leading, ink), width - 2 * margin)) for line in lines)
-        style = Style(body, size, leading, ink)
-        c.setFillColor(ink)
-        for line in lines:
-            for part in wrap(line, style, width - 2 * margin):
-                y -= leading
-                text.draw_line(c, part, body, size, margin, y, "left")
-
-    return CardSet("aids", title, card_spec(spec), count, front=front, back=blank if blank_backs else None)
