@@ -201,21 +201,28 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> list[tuple[Path, dict, di
     return _load_chain(parent_path, seen + (resolved,)) + [(path, data, lines)]
 
 
-def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), checks=()) -> Node:
+def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), checks=(), under=()) -> Node:
     """Load a layout by built-in name or path, apply ``extends``, then any
     overlays (built-in layouts applied on top, such as ``ink-saver``), validate,
-    convert units. ``checks`` are a game family's own: each is called with the
+    convert units. ``under``: built-in layouts laid just above base.yaml, under the
+    layout and what it extends: a family's own defaults, keys and colours that a layout may then
+    set too.
+    ``checks`` are a game family's own: each is called with the
     layout and a ``fail(message)`` that refuses it, naming the file."""
     path = _resolve(str(name_or_path), None) if isinstance(name_or_path, str) else Path(name_or_path)
     _confine(path, str(name_or_path))
     if not path.exists():
         raise KitgenError("layout file not found; check the path", source=str(path))
     chain = _load_chain(path, ())
+    below = [(p, data or {}, lines) for p in (_resolve(name, None) for name in under) for data, lines in [yamlio.load(p)]]
+    chain[1:1] = below
     for overlay in overlays:
         overlay_path = _resolve(overlay, None)
         data, lines = yamlio.load(overlay_path)
         chain.append((overlay_path, data or {}, lines))
     schema = chain[0][1]
+    for _, data, _ in below:                # what a family's own defaults add, a layout may set too
+        schema = _merge(schema, data)
     merged: dict = {}
     for _, data, _ in chain:
         merged = _merge(merged, data)

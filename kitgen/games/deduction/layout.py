@@ -56,4 +56,4 @@ def _overlap(a, b) -> bool:
 
 def load(name_or_path="default", overlays: tuple[str, ...] = ()):
     """A layout for deduction components, checked by the kernel and by :func:`check`."""
-    return layouts.load(name_or_path, overlays, checks=(check,))
+    return layouts.load(name_or_path, overlays, checks=(check,), under=("deduction-base",))
