@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import city as city_mod, facts
+from kitgen.games.deduction import pictures as pictures_mod
 from kitgen.games.deduction.render.emblems import emblem
 from kitgen.render import paint, text
 
@@ -91,6 +92,13 @@ def slots(layout, box) -> tuple[tuple, tuple, tuple]:
             (x + 3 * gap + slot + spot, sy, slot, slot))
 
 
+def name_room(layout, box) -> tuple[float, float, float, float]:
+    """A location's name box: its name strip less the emblem at the left and as much at the right."""
+    spec = layout.board.location
+    x, y, w, h = box
+    return x + 2 + spec.emblem, y + h - spec.name.height, w - 4 - 2 * spec.emblem, spec.name.height
+
+
 def check_fit(layout, city, source: str) -> None:
     """No two locations' boxes overlap, and no road runs under a box it does not reach:
     one line naming the theme file and the locations if not."""
@@ -128,7 +136,14 @@ def draw(c, layout, theme, fonts, labels, marks=()):
         paint.fill_box(c, box, paper, spec.radius)
         paint.stroke_box(c, box, frame, spec.frame.width, spec.radius)
         x, y, w, h = box
-        name_box = (x + 2, y + h - spec.name.height, w - 4, spec.name.height)
+        name_box = name_room(layout, box)
+        picture = theme.locations[i].picture
+        if picture is not None:             # the location's emblem (kitgen/games/deduction/pictures.py)
+            side = min(spec.emblem, spec.name.height - 1)
+            strip = y + h - spec.name.height
+            pictures_mod.draw(c, "board", "locations", name, picture,
+                              (x + 2 + (spec.emblem - side) / 2, strip + (spec.name.height - side) / 2, side, side),
+                              fonts["label"], layout, "location")
         font = fonts[spec.name.font]
         shown = text.apply_case(name, spec.name.case)
         size = text.fit(shown, font, name_box[2], name_box[3], spec.name.size, spec.name.min_size).size
