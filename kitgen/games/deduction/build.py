@@ -251,14 +251,10 @@ def _board(c, p: Prepared, theme, pieces) -> int:
 
 
 def _credits(theme, labels, drawn=()) -> tuple[str, ...]:
-    icons = ""
-    if pictures_mod.icon_set_used(drawn):        # the icon set's name, version and licence
-        from kitgen.versions import installed
-
-        icons = labels.icon_credit.format(version=pictures_mod.icon_set_version(),
-                                          package=installed("py-phosphor-icons"))
-    return tuple(line for line in (theme.credits, labels.font_credit, icons,
-                                   labels.made_with.format(version=__version__)) if line)
+    made = labels.made_with.format(version=__version__)
+    if pictures_mod.icon_set_used(drawn):        # the icon set's name, version and licence, on kitgen's line
+        made += "; " + labels.icon_credit.format(version=pictures_mod.icon_set_version())
+    return tuple(line for line in (theme.credits, labels.font_credit, made) if line)
 
 
 def _print_options(kit: Kit) -> PrintOptions:
