@@ -127,10 +127,35 @@ def icon_set_used(drawn) -> bool:
 log: list | None = None
 
 
+FORM = 100.0          # an SVG picture's form: its longer side this long, in points
+
+
 def draw(c, component: str, kind: str, name: str, picture, box, font: str, layout, colour: str):
-    """``picture`` whole in ``box`` (x, y, w, h), centred: the one drawing path of every component."""
-    from kitgen.render import pictures as render_pictures
+    """``picture`` whole in ``box`` (x, y, w, h), centred: the one drawing path of every component.
+    An SVG picture is drawn once a document, as a form (a PDF XObject) that every later draw of it
+    in that colour refers to, so the notepad's sheets and the kit do not repeat its paths; a PNG
+    or JPEG is one image a document already."""
+    from kitgen.render import paint, pictures as render_pictures
 
     if log is not None:
         log.append((component, kind, name, hashlib.sha256(picture.data).hexdigest()))
-    render_pictures.draw(c, picture, box, "contain", font, layout, colour)
+    if not picture.vector:
+        render_pictures.draw(c, picture, box, "contain", font, layout, colour)
+        return
+    pw, ph = kernel.svg_size(picture.data, picture.name)
+    fw, fh = pw * FORM / max(pw, ph), ph * FORM / max(pw, ph)
+    pdfx = layout.get("pdfx")
+    made_of = repr((picture.digest, font, repr(paint.colour(layout, colour)), paint.is_cmyk(layout),
+                    getattr(pdfx, "key", None)))
+    form = "kgpicture" + hashlib.sha256(made_of.encode()).hexdigest()[:24]
+    if not c._doc.hasForm(form):
+        c.beginForm(form, 0, 0, fw, fh)
+        render_pictures.draw(c, picture, (0, 0, fw, fh), "contain", font, layout, colour)
+        c.endForm()
+    x, y, w, h = box
+    scale = min(w / fw, h / fh)
+    c.saveState()
+    c.translate(x + (w - fw * scale) / 2, y + (h - fh * scale) / 2)
+    c.scale(scale, scale)
+    c.doForm(form)
+    c.restoreState()
