@@ -186,3 +186,12 @@ def test_the_icon_set_is_credited_in_the_rules(lang, credit):
     text = subprocess.run(["pdftotext", "-", "-"], input=files["rules.pdf"], capture_output=True).stdout.decode()
     text = " ".join(text.split())
     assert credit in text and pictures.icon_set_version() in text and "MIT" in text
+
+
+def test_a_theme_giving_two_things_the_same_picture_is_refused(tmp_path):
+    (tmp_path / "forum.yaml").write_text(TEACHER.replace("Arson,", '{name: Arson, picture: "phosphor:coins"},'))
+    out = subprocess.run([sys.executable, "-m", "kitgen", "build", "forum.yaml", "--players", "2", "--out", "o"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode == 2 and len(lines) == 1, out.stderr
+    assert "forum.yaml:5" in lines[0] and "'Arson' has the same picture as 'Bribery'" in lines[0], out.stderr

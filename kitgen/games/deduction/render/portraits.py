@@ -11,6 +11,7 @@ import hashlib
 import math
 
 ALGORITHM = "portrait-1"        # bump when a portrait's drawing changes: the manifest names it
+ZOOM = 1.12                     # the head's scale within the frame (shoulders and frame at 1)
 INK = "#2a2420"
 SKIN = ("#fbe3cf", "#f1c9a0", "#dfa978", "#c0875a", "#8e5a3a", "#5e3a26")
 HAIR = ("#1f1a17", "#5a3620", "#a0522d", "#d9b45a", "#9a9a9a", "#f2f0ea", "#c8452c")
@@ -58,6 +59,8 @@ def svg(f: dict) -> bytes:
         parts.append(shape)
 
     add(f'<circle cx="50" cy="50" r="48" fill="{f["backdrop"]}" {line}/>')
+    # the head and hair drawn ZOOM times larger about (50, 66), the frame and shoulders as they are
+    head_group = f'<g transform="matrix({ZOOM} 0 0 {ZOOM} {_n(50 * (1 - ZOOM))} {_n(66 * (1 - ZOOM))})">'
     # head geometry
     rx, ry = {"oval": (17, 21), "round": (19, 19), "long": (15.5, 23), "square": (18, 20)}[f["face"]]
     cx, cy = 50, 46
@@ -66,15 +69,18 @@ def svg(f: dict) -> bytes:
     # long hair falls behind the head and shoulders
     if f["hair"] in ("long", "bob") and f["hat"] in ("none", "beret"):
         drop = 30 if f["hair"] == "long" else 16
+        add(head_group)
         add(f'<path d="M{_n(cx - rx - 4)},{_n(cy)} Q{_n(cx - rx - 5)},{_n(top - 6)} {cx},{_n(top - 5)} '
             f'Q{_n(cx + rx + 5)},{_n(top - 6)} {_n(cx + rx + 4)},{_n(cy)} L{_n(cx + rx + 4)},{_n(cy + drop)} '
             f'L{_n(cx - rx - 4)},{_n(cy + drop)} Z" fill="{hair_colour}" {line}/>')
+        add("</g>")
     # shoulders, cut by the frame's circle
     xl, xr = 50 - 36, 50 + 36
     yb = 50 + math.sqrt(48 ** 2 - 36 ** 2)
     add(f'<path d="M{xl},{_n(yb)} C{xl},74 34,70 50,70 C66,70 {xr},74 {xr},{_n(yb)} '
         f'A48,48 0 0 1 {xl},{_n(yb)} Z" fill="{f["clothes"]}" {line}/>')
     add(f'<path d="M42,71 L50,80 L58,71" fill="#f7f4ee" {line}/>')                  # the collar
+    add(head_group)
     add(f'<rect x="44" y="{_n(cy + ry - 6)}" width="12" height="{_n(76 - cy - ry)}" fill="{skin}" {line}/>')
     # ears, then the head
     add(f'<circle cx="{_n(cx - rx)}" cy="{cy + 2}" r="3.6" fill="{skin}" {line}/>')
@@ -183,7 +189,7 @@ def svg(f: dict) -> bytes:
     if hat == "top":
         add(f'<rect x="{_n(cx - rx - 6)}" y="{_n(top + 1)}" width="{_n(2 * rx + 12)}" height="5" rx="2" ry="2" '
             f'fill="{hat_colour}" {line}/>')
-        add(f'<rect x="{_n(cx - rx + 3)}" y="{_n(top - 18)}" width="{_n(2 * rx - 6)}" height="20" '
+        add(f'<rect x="{_n(cx - rx + 3)}" y="{_n(top - 15)}" width="{_n(2 * rx - 6)}" height="17" '
             f'fill="{hat_colour}" {line}/>')
         add(f'<rect x="{_n(cx - rx + 3)}" y="{_n(top - 3)}" width="{_n(2 * rx - 6)}" height="3.5" fill="#f7f4ee" '
             f'{line}/>')
@@ -206,6 +212,7 @@ def svg(f: dict) -> bytes:
             f'fill="#e9d48a" {line}/>')
         add(f'<rect x="{_n(cx - rx + 2)}" y="{_n(top - 2)}" width="{_n(2 * rx - 4)}" height="3" '
             f'fill="{hat_colour}" {line}/>')
+    add("</g>")
     body = "".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'
             f'{body}</svg>').encode("utf-8")
