@@ -42,8 +42,8 @@ def name_width(layout) -> float:
 
 
 def _picture_room(layout) -> float:
-    """The row's picture and a space after it."""
-    return layout.notepad.picture + layout.notepad.padding
+    """The row's picture and a space after it (half the sheet's padding)."""
+    return layout.notepad.picture + layout.notepad.padding / 2
 
 
 def _wrap(words: str, font: str, size: float, limit: float) -> list[str]:
