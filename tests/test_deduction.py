@@ -167,7 +167,8 @@ def brute_force(theme_file, game, case, location: str) -> tuple[int, int]:
     """Discs and cubes worked out from the theme file's own names and roads, independently of kitgen's map."""
     data = yaml.safe_load(theme_file.read_text("utf-8"))
     names = [loc["name"] for loc in data["locations"]]
-    suspects, crimes = data["suspects"], data["crimes"]
+    suspects, crimes = ([e["name"] if isinstance(e, dict) else e for e in data[kind]]   # a name, or {name, picture}
+                        for kind in ("suspects", "crimes"))
     near = {n: set() for n in names}
     for a, b in data["roads"]:
         near[a].add(b)

@@ -91,10 +91,11 @@ def test_a_yaml_picture_deck_naming_a_fifo_is_refused(tmp_path):
 
 def test_a_theme_picture_that_is_a_fifo_is_refused(tmp_path):
     text = (theme.builtin_dir() / "deduction-en.yaml").read_text("utf-8")
+    # line 13: the built-in theme's first suspect (its header says how pictures are named)
     text = text.replace('  - "Baker Crumbsley"\n', '  - {name: "Baker Crumbsley", picture: "baker.png"}\n', 1)
     (tmp_path / "town.yaml").write_text(text, encoding="utf-8")
     os.mkfifo(tmp_path / "baker.png")
-    refused(kitgen("build", "town.yaml", "--out", "o", cwd=tmp_path), "town.yaml:11: the picture 'baker.png': ",
+    refused(kitgen("build", "town.yaml", "--out", "o", cwd=tmp_path), "town.yaml:13: the picture 'baker.png': ",
             "is not a regular file (a FIFO)")
 
 

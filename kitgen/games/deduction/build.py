@@ -9,6 +9,7 @@ from pathlib import Path
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
+from kitgen.games.deduction import pictures as pictures_mod
 from kitgen.games.deduction.render import aids, board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
@@ -107,6 +108,7 @@ class Prepared:
     games: tuple
     slip_entries: list
     card_sets: dict
+    pictures: tuple = ()              # every suspect's, crime's and location's picture (pictures.Drawn)
 
 
 def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
@@ -136,6 +138,8 @@ def prepare(kit: Kit, strict: bool = True) -> Prepared:
     board.check_fit(layout, theme.city, theme.source)
     if strict:
         _check_names(theme, layout, font_names, messages.labels)
+    drawn = pictures_mod.resolve(theme)          # one picture a thing: the card, tile, board and notepad draw it
+    theme = pictures_mod.with_pictures(theme, drawn)
     games = dealing.deal(theme.seed, theme.counts, kit.players)
     secret = dealing.secret(theme.seed)
     entries = [(game.number, case, case_payload.encode(theme.id, game.number, kit.players, case, theme.counts, secret))
@@ -148,7 +152,7 @@ def prepare(kit: Kit, strict: bool = True) -> Prepared:
         "slips": slips.slips(entries, theme, layout, font_names, labels, labels.slip_title.split(":")[0],
                              blank_backs=kit.duplex in TWO_SIDED),
     }
-    return Prepared(theme, layout, size, board_size, messages, font_names, games, entries, card_sets)
+    return Prepared(theme, layout, size, board_size, messages, font_names, games, entries, card_sets, drawn)
 
 
 def shop_sets(theme, layout, font_names, labels) -> dict:
@@ -226,7 +230,7 @@ def build_files(kit: Kit, progress: Progress | None = None, strict: bool = True)
             c, layout, font_names, labels, theme, size, kit.players), blank_backs=True),
         "rules": FreePart("rules", p.messages.rules.title, lambda c: pages.rules_pages(
             c, size, layout, font_names, p.messages, theme, f"{theme.name} \u00b7 {p.messages.rules.title}",
-            _credits(theme, labels), kit.players)),
+            _credits(theme, labels, p.pictures), kit.players)),
         "setup": FreePart("setup", labels.setup_title, lambda c: pages.setup_pages(
             c, layout, theme, font_names, labels, p.games, size)),
         "slips": card_part(p.card_sets["slips"], layout, size, kit.duplex),
@@ -272,9 +276,11 @@ def _board(c, p: Prepared, theme, pieces) -> int:
     return count
 
 
-def _credits(theme, labels) -> tuple[str, ...]:
-    return tuple(line for line in (theme.credits, labels.font_credit, labels.made_with.format(version=__version__))
-                 if line)
+def _credits(theme, labels, drawn=()) -> tuple[str, ...]:
+    made = labels.made_with.format(version=__version__)
+    if pictures_mod.icon_set_used(drawn):        # the icon set's name, version and licence, on kitgen's line
+        made += "; " + labels.icon_credit.format(version=pictures_mod.icon_set_version())
+    return tuple(line for line in (theme.credits, labels.font_credit, made) if line)
 
 
 def _print_options(kit: Kit) -> PrintOptions:
@@ -321,6 +327,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
                     **({"pdfx": pdfx.record(kit.pdfx, p.layout.press.max_ink)} if kit.pdfx else {})},
         "files": file_entries([f for f in sheets if f.name != "board.pdf"], size)
                  + file_entries([f for f in sheets if f.name == "board.pdf"], board_page),
+        # one entry a picture: where it came from and the SHA-256 of the bytes every component draws
+        "pictures": pictures_mod.manifest(p.pictures),
         "slips": slip_records,
         "extra_files": [{"path": f.name, "sha256": hashlib.sha256(f.data).hexdigest()} for f in files
                         if f not in sheets],

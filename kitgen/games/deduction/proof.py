@@ -23,7 +23,7 @@ from kitgen import __version__
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import answers, build, facts
 from kitgen.games.deduction.dealing import BLANK
-from kitgen.games.deduction.render import cards, notepad
+from kitgen.games.deduction.render import board, cards, notepad
 from kitgen.games.deduction.theme import KINDS
 from kitgen.render import paint, proofsheet, text
 from kitgen.render.pdf import new_canvas
@@ -113,7 +113,8 @@ def name_fits(p: build.Prepared) -> list[Fit]:
     location = layout.board.location
     font = fonts[location.name.font]
     for name in theme.city.names:
-        fit = text.fit(text.apply_case(name, location.name.case), font, location.size[0] - 4, location.name.height,
+        room = board.name_room(layout, (0, 0, *location.size))[2]         # beside the location's emblem
+        fit = text.fit(text.apply_case(name, location.name.case), font, room, location.name.height,
                        location.name.size, location.name.min_size)
         out.append(Fit(name, "board", fit.size, location.name.size, location.name.min_size, fit.fits, fit.missing))
     spec = layout.notepad.name

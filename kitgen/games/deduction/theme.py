@@ -5,8 +5,8 @@ built-in ones are kitgen/games/deduction/kits/deduction-<lang>.yaml.
 Everything is checked before anything is drawn; a bad theme gets one line naming the
 file (and line) and what to fix: a road to an unknown location, a map that is not
 connected or cannot be drawn without crossings, more suspects or crimes than
-locations, the same name twice, a picture that cannot be read, fewer than 2 of
-anything."""
+locations, the same name twice, a picture that cannot be read or the same picture
+twice, fewer than 2 of anything."""
 
 import importlib.resources
 from dataclasses import dataclass
@@ -202,6 +202,15 @@ def load(path: Path) -> Theme:
                 reader.fail((kind, i), f"{entry.name!r} is named twice ({other_kind} and {kind}); "
                                        "every suspect, crime and location needs a name of its own")
             seen[key] = (kind, entry.name)
+    pictured: dict[bytes, str] = {}
+    for kind in KINDS:                                   # a picture of its own for every thing (§10.6)
+        for i, entry in enumerate(lists[kind]):
+            if entry.picture is None:
+                continue
+            if entry.picture.digest in pictured:
+                reader.fail((kind, i, "picture"), f"{entry.name!r} has the same picture as "
+                                                  f"{pictured[entry.picture.digest]!r}; give each its own")
+            pictured[entry.picture.digest] = entry.name
     places = len(lists["locations"])
     for kind in ("suspects", "crimes"):
         if len(lists[kind]) > places:

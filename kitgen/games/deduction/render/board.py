@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kitgen.errors import KitgenError
 from kitgen.games.deduction import city as city_mod, facts
+from kitgen.games.deduction import pictures as pictures_mod
 from kitgen.games.deduction.render import town as town_mod
 from kitgen.games.deduction.render.emblems import emblem
 from kitgen.render import paint, text
@@ -124,6 +125,11 @@ def slots(layout, box) -> tuple[tuple, tuple, tuple]:
     return p.suspect, p.spot, p.crime
 
 
+def name_room(layout, box) -> tuple[float, float, float, float]:
+    """A location's name box (x, y, w, h) in the location box ``box``."""
+    return parts(layout, box).name
+
+
 def check_fit(layout, city, source: str) -> None:
     """No two locations' boxes overlap, and no road runs under a box it does not reach:
     one line naming the theme file and the locations if not."""
@@ -161,10 +167,16 @@ def name_size(layout, names, fonts) -> float:
                         spec.name.min_size).size for n in names)
 
 
-def location_emblem(c, theme, index: int, box, colour):
+def location_emblem(c, layout, fonts, theme, index: int, box, colour):
     """The emblem of the theme's location ``index``, in ``box`` (x, y, w, h): the one place the
-    board draws it, so a location's own picture is drawn here."""
-    emblem(c, "locations", box, colour)
+    board draws it, the location's own picture (kitgen/games/deduction/pictures.py), else the deck's
+    emblem."""
+    location = theme.locations[index] if index < len(theme.locations) else None
+    if location is not None and location.picture is not None:
+        pictures_mod.draw(c, "board", "locations", theme.city.names[index], location.picture, box, fonts["label"],
+                          layout, "location")
+    else:
+        emblem(c, "locations", box, colour)
 
 
 def draw(c, layout, theme, fonts, labels, marks=(), town=None):
@@ -192,7 +204,7 @@ def draw(c, layout, theme, fonts, labels, marks=(), town=None):
             paint.stroke_box(c, slot, tints[kind], 1.2, 2)
             sx, sy, sw, sh = slot
             emblem(c, kind, (sx + sw * 0.3, sy + sh * 0.3, sw * 0.4, sh * 0.4), tints[kind])
-        location_emblem(c, theme, i, p.emblem, paint.colour(layout, "location"))
+        location_emblem(c, layout, fonts, theme, i, p.emblem, paint.colour(layout, "location"))
         _draw_spot(c, layout, p)
     _track(c, layout, fonts, board.score_track, labels.score_track, [str(n) for n in range(facts.SCORE_TRACK + 1)],
            upward=True)

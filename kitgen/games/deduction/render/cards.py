@@ -3,8 +3,9 @@ colour, emblem and back, so decks are told apart by shape as well as by colour."
 
 from dataclasses import dataclass
 
+from kitgen.games.deduction import pictures
 from kitgen.games.deduction.render.emblems import KINDS, emblem
-from kitgen.render import columns, paint, pictures, text
+from kitgen.render import columns, paint, text
 from kitgen.render.cards import CardSet, card_spec
 
 COLOUR = {"suspects": "suspect", "crimes": "crime", "locations": "location"}
@@ -78,11 +79,9 @@ def case_cards(faces: tuple[Face, ...], layout, fonts, labels, title: str, evide
                          ink[frame.colour], frame.width, frame.radius)
         kind_label = labels.evidence if evidence else labels[SINGULAR[face.kind]]
         _fitted(c, kind_label, card.kind, fonts, ink[card.kind.colour])
-        if face.picture is not None:
-            pictures.draw(c, face.picture, card.picture.box, card.picture.fit, fonts["label"], layout,
-                          card.picture.colour)
-        else:
-            emblem(c, face.kind, card.emblem.box, paint.colour(layout, COLOUR[face.kind]))
+        if face.picture is not None:        # every thing has one once the kit is prepared (pictures.resolve)
+            pictures.draw(c, "evidence" if evidence else "card", face.kind, face.name, face.picture,
+                          card.picture.box, fonts["label"], layout, COLOUR[face.kind])
         _fitted(c, face.name, card.name, fonts, ink[card.name.colour])
         footer = f"{labels[SINGULAR[face.kind]]}" if evidence else labels.case_card
         _fitted(c, footer, card.evidence, fonts, ink[card.evidence.colour])
@@ -151,7 +150,11 @@ def tiles(faces: tuple[Face, ...], layout, fonts, labels, title: str) -> CardSet
         for n, line in enumerate(lines):
             text.draw(c, line, font, size, (x, top - n * step - step / 2, w, step),
                       paint.colour(layout, "muted") if blank else ink)
-        emblem(c, face.kind, tile.emblem.box, _tint(layout, COLOUR[face.kind], 0.35) if blank else colour)
+        if blank or face.picture is None:
+            emblem(c, face.kind, tile.picture.box, _tint(layout, COLOUR[face.kind], 0.35) if blank else colour)
+        else:                               # the suspect's portrait or the crime's pictogram
+            pictures.draw(c, "tile", face.kind, face.name, face.picture, tile.picture.box, fonts["label"], layout,
+                          COLOUR[face.kind])
 
     def back(c, i: int):
         kind, back = COLOUR[faces[i].kind], tile.back
@@ -170,5 +173,7 @@ def deck_faces(theme) -> tuple[Face, ...]:
 def tile_faces(theme) -> tuple[Face, ...]:
     """Suspect tiles and their blanks, then crime tiles and theirs."""
     counts = theme.counts
-    return (tuple(Face("suspects", e.name) for e in theme.suspects) + (Face("suspects", None),) * counts.no_suspect_tiles
-            + tuple(Face("crimes", e.name) for e in theme.crimes) + (Face("crimes", None),) * counts.no_crime_tiles)
+    return (tuple(Face("suspects", e.name, e.picture) for e in theme.suspects)
+            + (Face("suspects", None),) * counts.no_suspect_tiles
+            + tuple(Face("crimes", e.name, e.picture) for e in theme.crimes)
+            + (Face("crimes", None),) * counts.no_crime_tiles)

@@ -6,10 +6,11 @@ sheets as fit (layout ``notepad``) stand side by side on a page, a dashed cut li
 import math
 
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import facts
+from kitgen.games.deduction import facts, pictures
 from kitgen.render import paint, text
 
 KINDS = ("suspects", "crimes", "locations")
+COLOUR = {"suspects": "suspect", "crimes": "crime", "locations": "location"}
 
 
 def per_page(layout, page_size) -> int:
@@ -34,9 +35,15 @@ def sheet_boxes(layout, page_size) -> list[tuple[float, float, float, float]]:
 
 
 def name_width(layout) -> float:
-    """The room for a name in its row: the sheet less its padding and the mini-games' columns."""
+    """The room for a name in its row: the sheet less its padding, the row's picture and the mini-games'
+    columns."""
     spec = layout.notepad
-    return spec.sheet_width - 2 * spec.padding - facts.MINI_GAMES * spec.column
+    return spec.sheet_width - 2 * spec.padding - facts.MINI_GAMES * spec.column - _picture_room(layout)
+
+
+def _picture_room(layout) -> float:
+    """The row's picture and a space after it (half the sheet's padding)."""
+    return layout.notepad.picture + layout.notepad.padding / 2
 
 
 def _wrap(words: str, font: str, size: float, limit: float) -> list[str]:
@@ -157,9 +164,14 @@ def _sheet(c, layout, fonts, labels, theme, box, row: float):
         text.draw_line(c, heading, label_font, size, left + 1, top + (head.height - size * 0.7) / 2, "left")
         for entry in getattr(theme, kind):
             top -= row
+            if entry.picture is not None:       # the thing's picture, small: the one on its card and tile
+                side = min(spec.picture, row - 1)
+                pictures.draw(c, "notepad", kind, entry.name, entry.picture,
+                              (left + 1 + (spec.picture - side) / 2, top + (row - side) / 2, side, side),
+                              fonts["label"], layout, COLOUR[kind])
             fitted = text.fit(entry.name, name_font, name_width(layout) - 2, row, name.size, name.min_size)
             c.setFillColor(paint.colour(layout, name.colour))
-            text.draw_line(c, entry.name, name_font, max(fitted.size, name.min_size), left + 1,
+            text.draw_line(c, entry.name, name_font, max(fitted.size, name.min_size), left + 1 + _picture_room(layout),
                            top + (row - fitted.size * 0.7) / 2, "left")
             c.setStrokeColor(line)
             c.setLineWidth(spec.line.width)
