@@ -10,7 +10,7 @@ locations next to it, so a holder answers correctly."""
 from kitgen.games.deduction.render.cards import COLOUR
 from kitgen.games.deduction.render.emblems import emblem, player_shape
 from kitgen.render import paint, qr, text
-from kitgen.render.cards import CardSet, card_spec
+from kitgen.render.cards import CardSet
 from kitgen.render.columns import Style, wrap
 from kitgen.render.sheet import CardSpec
 
