@@ -5,9 +5,9 @@ usage: python docs/previews.py
 
 Each preview is a page, or the top of a page, of a built PDF rendered with pypdfium2; the box and
 stand previews are pages of the default kit's boxes.pdf as ``kitgen preview`` writes them (the
-deduction game's case slip preview and the verify.html screenshot are made
-elsewhere: by hand from default builds, and by tests/test_web.py's browser)."""
+verify.html screenshot is made elsewhere, by tests/test_web.py's browser)."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -87,13 +87,19 @@ def duet(tmp: Path, shots: dict) -> None:
 
 
 def deduction(tmp: Path, shots: dict) -> None:
-    """The deduction game: its A3 board; its first token sheet, notepad page and aid sheet; a suspect card and its back, a crime and a location card,
+    """The deduction game: its A3 board, in ink saver too; its first token sheet, notepad page, aid sheet,
+    sheet of case slips and rules page; a suspect card and its back, a crime and a location card,
     an evidence card and its back, a suspect tile, its back and a blank one."""
     kit = kitgen("build", "--game", "deduction", "--per-card", "--board-paper", "a3", out=tmp / "deduction")
     shots["preview-deduction-board.png"] = page(kit / "board.pdf", 0, 30)
     shots["preview-deduction-tokens.png"] = page(kit / "tokens.pdf", 0, SHEET_DPI)
     shots["preview-deduction-notepad.png"] = page(kit / "notepad.pdf", 0, SHEET_DPI)
     shots["preview-deduction-aid.png"] = page(kit / "aids.pdf", 0, SHEET_DPI)
+    slip_page = json.loads((kit / "manifest.json").read_text())["slips"][0]["page"]
+    shots["preview-deduction-slip.png"] = page(kit / "setup.pdf", slip_page - 1, SHEET_DPI)
+    shots["preview-deduction-rules.png"] = page(kit / "rules.pdf", 0, SHEET_DPI)
+    saver = kitgen("build", "--game", "deduction", "--ink", "saver", "--board-paper", "a3", out=tmp / "deduction-saver")
+    shots["preview-deduction-board-saver.png"] = page(saver / "board.pdf", 0, 30)
     cases, evidence, tiles = kit / "cases-cards.pdf", kit / "evidence-cards.pdf", kit / "tiles-cards.pdf"
     first_crime, first_location, blank = 12, 22, 12          # the classic city: 12 suspects, 10 crimes
     shots["preview-deduction-cards.png"] = strip([

@@ -214,7 +214,8 @@ def load(name_or_path: str | Path = "default", overlays: tuple[str, ...] = (), c
     if not path.exists():
         raise KitgenError("layout file not found; check the path", source=str(path))
     chain = _load_chain(path, ())
-    below = [(p, data or {}, lines) for p in (_resolve(name, None) for name in under) for data, lines in [yamlio.load(p)]]
+    below = [(p, data or {}, lines) for p in (_resolve(name, None) for name in under)
+             for data, lines in [yamlio.load(p)]]
     chain[1:1] = below
     for overlay in overlays:
         overlay_path = _resolve(overlay, None)
