@@ -339,7 +339,10 @@ def count_kit(p: build.Prepared, files, players: int) -> list[Count]:
     out.append(Count("sealed case slips read by QR code, one per player and mini-game",
                      len(printed & dealt) if len(printed) == len(dealt) else len(printed), players * facts.MINI_GAMES,
                      f"{players} players x {facts.MINI_GAMES}"))
-    out.append(Count("player aids", reads["aids.pdf"].count(labels.aid_title), players))
+    aids = reads["aids.pdf"]            # each aid titled for its player, as render/aids.py draws it
+    out.append(Count("player aids", sum(aids.count(f"{labels.aid_title} \u00b7 {labels.player.format(n=n)} "
+                                                   f"({labels.colours[(n - 1) % 5]})") for n in range(1, players + 1)),
+                     players))
     out.append(Count("detective's notepads", reads["notepad.pdf"].count(labels.notepad_title), players))
     return out
 
