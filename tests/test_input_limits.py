@@ -137,7 +137,7 @@ def write_yaml(path, data):
 
 def test_the_board_holds_the_location_boxes_of_the_layout():
     """From the layout's board.map.box (336 x 230 mm) and board.location.size (56 x 46 mm)."""
-    assert board_capacity() == (5, 6)
+    assert board_capacity() == (6, 5)          # 6 across, 5 down
 
 
 def test_a_theme_of_as_many_locations_as_the_board_holds_builds(tmp_path):
@@ -398,7 +398,7 @@ def test_the_build_checks_the_capacity_of_its_own_layout(tmp_path):
     with pytest.raises(KitgenError) as caught:
         build.prepare(kit)
     assert caught.value.message.startswith("14 locations: a board holds at most 9 (3 across and 3 down, a location's "
-                                           "box being 100 x 60 mm in a map of 368 x 204 mm)")
+                                           "box being 100 x 60 mm in a map of 336 x 230 mm)")
 
 
 @pytest.mark.parametrize("kind", ["words", "pictures"])
