@@ -125,3 +125,25 @@ def contact_sheet(sheet: Sheet, documents: list[tuple[str, bytes]], height: floa
             document.close()
     sheet.y = top - height - label - contact.gap
     return count
+
+
+def write(data: bytes, out_dir, name: str):
+    """Write the proof ``data`` to ``<out_dir>/<name>`` atomically; returns its path."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from kitgen.errors import KitgenError
+
+    out_dir = Path(out_dir)
+    target = out_dir / name
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except OSError as err:
+        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out",
+                          source=str(out_dir)) from None
+    return target

@@ -8,8 +8,6 @@ shows everything at once."""
 
 import hashlib
 import io
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -394,15 +392,4 @@ def render(proof: Proof) -> bytes:
 
 def write(proof: Proof, out_dir: Path) -> Path:
     """Write ``<out>/<kit id>-proof.pdf`` atomically; returns its path."""
-    data = render(proof)
-    out_dir = Path(out_dir)
-    target = out_dir / f"{proof.kit.id}-proof.pdf"
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(handle, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except OSError as err:
-        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out", source=str(out_dir)) from None
-    return target
+    return proofsheet.write(render(proof), out_dir, f"{proof.kit.id}-proof.pdf")

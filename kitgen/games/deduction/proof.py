@@ -13,8 +13,6 @@ the proof shows everything at once."""
 import ctypes
 import hashlib
 import io
-import os
-import tempfile
 from collections import Counter as Tally
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -525,16 +523,4 @@ def render(proof: Proof) -> bytes:
 
 def write(proof: Proof, out_dir: Path) -> Path:
     """Write ``<out>/<theme id>-proof.pdf`` atomically; returns its path."""
-    data = render(proof)
-    out_dir = Path(out_dir)
-    target = out_dir / f"{proof.prepared.theme.id}-proof.pdf"
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(handle, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except OSError as err:
-        raise KitgenError(f"cannot write the proof: {err.strerror}; choose another --out",
-                          source=str(out_dir)) from None
-    return target
+    return proofsheet.write(render(proof), out_dir, f"{proof.prepared.theme.id}-proof.pdf")
