@@ -1,3 +1,3 @@
-"""kitgen: print-ready PDF kits for Codenames-style games."""
+"""kitgen: print-ready PDF kits for tabletop games (docs/design.md)."""
 
 __version__ = "0.1.0"

@@ -22,13 +22,13 @@ MARK_STEPS = 40                  # places tried along an overlap for its alignme
 class Deck:
     """A deck to box: a card set's name and printed title, its card's trim size and count."""
 
-    name: str                    # codenames, keys, tiles, cases, ...
+    name: str                    # the card set's: keys, tiles, cases, ...
     title: str                   # as printed: "Key cards"
     width: float
     height: float
     count: int
     stand: bool = False          # also a stand that holds one card upright (key cards)
-    # loose pieces, not cards (the deduction game's tokens): width and height are the largest
+    # loose pieces, not cards (a game's tokens): width and height are the largest
     # piece's as stored, ``layers`` the stack's thickness in pieces of the stock (a piece folded
     # in two is two), and no piece is sleeved. None: a deck of ``count`` cards
     layers: int | None = None

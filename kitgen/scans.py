@@ -18,7 +18,7 @@ MAX_PDF_BYTES = 10_000_000_000
 MAX_PDF_PAGES = 250_000
 # a PDF not made by kitgen is read no further when its first FIRST_PAGES pages hold no kitgen code
 # (kitgen's key volumes, games.pdf and the per-card and print-on-demand PDFs have keys on page 1;
-# a deduction setup.pdf has its slips after the setup sheets)
+# a setup.pdf may have its case slips after the setup sheets)
 FIRST_PAGES = 3
 # a manifest given to verify (--kit) larger than this is refused, not read (kitgen's largest, of 100,000
 # duet keys: about 200 MB, 2 kB a key)

@@ -95,7 +95,7 @@ def test_the_page_bound_holds_everything_kitgen_writes():
     from kitgen import cli
     from kitgen.games.codenames import kitfile
 
-    volume_pages = next(p for p in cli.keys.params if p.name == "volume_pages").type.max
+    volume_pages = next(p for p in cli.commands["keys"].params if p.name == "volume_pages").type.max
     assert volume_pages == 10_000 and scans.MAX_PDF_PAGES >= volume_pages
     # a kit.pdf at its largest: every key and codename card a page, fronts and backs
     assert scans.MAX_PDF_PAGES >= 2 * (kitfile.MAX_KEYS + kitfile.MAX_CARDS)

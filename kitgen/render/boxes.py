@@ -353,3 +353,23 @@ def files(kit: KitInfo, decks: list[boxes.Deck], stock: boxes.Stock, layout, fon
     }
     text_ = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     return [pdf, output.BuiltFile("boxes.json", text_.encode(), 0)], manifest
+
+
+def kit_files(about: KitInfo, prepared, boxed: tuple[str, ...], stands: tuple[str, ...], loose: list,
+              thickness_mm: float | None, sleeved: bool, pdfx=None):
+    """``boxes.pdf`` and ``boxes.json`` for a kit of any game, prepared as its build prepares it
+    (docs/design.md §8.12): a box for each card set its family names in ``boxed`` (a stand too for
+    those in ``stands``), and ``loose``, the ``boxes.Deck``s of pieces that are not cards (tokens).
+    With ``pdfx`` (a build's --pdfx profile), boxes.pdf is PDF/X like the kit's other PDFs."""
+    if thickness_mm is None:
+        thickness_mm = prepared.layout.box.card_thickness / mm(1)
+    stock = boxes.Stock(boxes.check_thickness(thickness_mm, prepared.layout.box), sleeved)
+    decks = [boxes.Deck(name, cards.title, cards.spec.width, cards.spec.height, cards.count, name in stands)
+             for name, cards in prepared.card_sets.items() if name in boxed]
+    made, record = files(about, decks + list(loose), stock, prepared.layout, prepared.fonts, prepared.messages,
+                         prepared.page_size)
+    if pdfx:
+        from . import pdfx as press_ready
+
+        made = press_ready.convert(made, pdfx, prepared.layout.press.max_ink)
+    return made, record

@@ -8,7 +8,7 @@ from .sheet import CardSpec
 
 @dataclass(frozen=True)
 class CardSet:
-    name: str                                   # file stem: codenames, keys, tiles
+    name: str                                   # file stem: keys, tiles, cases
     title: str                                  # printed title / PDF title
     spec: CardSpec
     count: int
