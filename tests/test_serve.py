@@ -558,3 +558,29 @@ def test_single_duet_games_through_the_api_are_kitgen_games_files(client, tmp_pa
     expected = {f"{folder.name}/{p.name}": p.read_bytes() for p in folder.iterdir()}
     assert got == expected
     assert {name.split("/")[1] for name in got} >= {"public.md", "player-a.md", "player-b.md", "host.md"}
+
+
+def test_the_servers_modules_are_small_and_import_only_the_ones_before_them():
+    """kitgen/serve/ is a package of small modules in one order (limits, workspace, uploads, fields, children,
+    jobs, app): each imports only modules before it (no circle), none imports the command line."""
+    import ast
+
+    order = ["limits", "workspace", "uploads", "fields", "children", "jobs", "app"]
+    folder = ROOT / "kitgen" / "serve"
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted([*order, "__init__"])
+    for n, name in enumerate(order):
+        source = (folder / f"{name}.py").read_text()
+        assert len(source.splitlines()) < 600, name
+        tree = ast.parse(source)
+        assert ast.get_docstring(tree), name
+        siblings, kitgen_modules = set(), set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                siblings.update([node.module] if node.module else [alias.name for alias in node.names])
+            elif isinstance(node, ast.ImportFrom) and node.level == 2:
+                kitgen_modules.update([node.module] if node.module else [alias.name for alias in node.names])
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                modules = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert not any(m.startswith("kitgen") for m in modules), (name, modules)
+        assert siblings <= set(order[:n]), (name, siblings - set(order[:n]))
+        assert "cli" not in kitgen_modules, name
