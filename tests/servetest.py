@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from kitgen import serve
+from kitgen.serve import app as serve_app
 
 TOKEN, ADDRESS = "a-test-token", "127.0.0.1:5555"
 WORDS = ["Apple", "Bank", "Bat", "Crane", "Duck", "Egg", "Fork", "Goat", "Hat", "Ice", "Jam", "Kite", "Lamp",
@@ -15,7 +15,7 @@ CSV = ("\n".join(WORDS) + "\n").encode()
 
 @pytest.fixture
 def app():
-    return serve.create_app(TOKEN, ADDRESS)
+    return serve_app.create_app(TOKEN, ADDRESS)
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def deck(name="lesson.csv", data=CSV):
 
 
 class Upload:
-    """An upload as ``serve.build`` takes one outside a request: a file name and its bytes."""
+    """An upload as ``jobs.build`` takes one outside a request: a file name and its bytes."""
 
     def __init__(self, filename: str, data: bytes):
         self.filename, self.data = filename, data

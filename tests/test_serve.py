@@ -19,7 +19,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from kitgen import serve
+from kitgen.serve import app as serve_app, children, fields, jobs, limits, uploads
 
 from servetest import ADDRESS, CSV, TOKEN, WORDS, Upload, app, client, deck  # noqa: F401 (app and client are fixtures)
 
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def post(client, path, data, token=TOKEN, host=ADDRESS):
     """A POST as a script given the token sends it (the page sends its form token instead)."""
     return client.post(f"{path}?token={token}", data=data, content_type="multipart/form-data",
-                       base_url=f"http://{host}", headers={serve.TOKEN_HEADER: token})
+                       base_url=f"http://{host}", headers={serve_app.TOKEN_HEADER: token})
 
 
 def kitgen(args, cwd):
@@ -69,7 +69,7 @@ def test_a_build_through_the_api_is_the_command_lines_kit_byte_for_byte(client, 
 
 def test_the_page_s_ink_saver_builds_the_deduction_game_as_the_command_line_does(client, tmp_path):
     """The page offers ink saver whatever it makes: the server passes it to a deduction build too."""
-    assert serve.build_arguments({"game": "deduction", "ink": "saver", "players": "2"}, serve.Deck(tmp_path)) == [
+    assert fields.build_arguments({"game": "deduction", "ink": "saver", "players": "2"}, uploads.Deck(tmp_path)) == [
         "build", "--out=out", "--game=deduction", "--ink=saver", "--players=2"]
     answer = post(client, "/build", {"game": "deduction", "ink": "saver", "players": "2"})
     assert answer.status_code == 200, answer.data
@@ -112,9 +112,9 @@ def test_the_first_visit_sets_a_strict_http_only_cookie_that_lets_later_requests
     first = client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}")
     assert first.status_code == 200 and b"<label" in first.data
     cookie = first.headers["Set-Cookie"]
-    assert f"{serve.TOKEN_COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert f"{serve_app.TOKEN_COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert client.get("/app.js", base_url=f"http://{ADDRESS}").status_code == 200     # the cookie alone
-    client.delete_cookie(serve.TOKEN_COOKIE, domain="127.0.0.1")
+    client.delete_cookie(serve_app.TOKEN_COOKIE, domain="127.0.0.1")
     assert client.get("/app.js", base_url=f"http://{ADDRESS}").status_code == 403
 
 
@@ -148,19 +148,19 @@ def test_a_request_larger_than_the_limit_gets_413_and_the_server_goes_on(app, cl
     answer = post(client, "/build", {"deck": deck("big.csv", CSV * 1000)})
     assert answer.status_code == 413
     assert "too large" in answer.get_json()["error"]
-    app.config["MAX_CONTENT_LENGTH"] = serve.MAX_REQUEST_BYTES
+    app.config["MAX_CONTENT_LENGTH"] = limits.MAX_REQUEST_BYTES
     assert post(client, "/build", {"deck": deck(), "keys": "2"}).status_code == 200
 
 
 def test_too_many_files_is_one_line(client, monkeypatch):
-    monkeypatch.setattr(serve, "MAX_FILES", 3)
+    monkeypatch.setattr(limits, "MAX_FILES", 3)
     answer = post(client, "/build", {"deck": [deck(f"p{i}.png", b"x") for i in range(4)], "edition": "pictures"})
     assert answer.status_code == 400
     assert answer.get_json() == {"error": "4 files uploaded: at most 3 in one build"}
 
 
 def test_too_many_files_in_a_zip_is_one_line_naming_the_zip(client, monkeypatch):
-    monkeypatch.setattr(serve, "MAX_FILES", 3)
+    monkeypatch.setattr(limits, "MAX_FILES", 3)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for i in range(4):
@@ -202,7 +202,7 @@ def test_a_zip_of_pictures_builds_a_pictures_kit(client):
 @pytest.mark.parametrize("name", ["../../lesson.csv", "..\\..\\lesson.csv", "/etc/lesson.csv", "lesson.csv\x00.txt",
                                   "~/lesson.csv", "C:\\Windows\\lesson.csv"])
 def test_an_uploaded_name_is_never_a_path(client, name, tmp_path):
-    saved = serve.safe_name(name, set())
+    saved = uploads.safe_name(name, set())
     assert re.fullmatch(r"[a-z0-9-]+(\.[a-z0-9]{1,5})?", saved), saved
     answer = post(client, "/build", {"deck": deck(name), "keys": "2"})
     assert answer.status_code == 200, answer.data
@@ -217,7 +217,7 @@ def test_an_uploaded_name_is_never_a_path(client, name, tmp_path):
 
 def test_safe_names_never_collide():
     taken = set()
-    assert [serve.safe_name(n, taken) for n in ["a.png", "A.PNG", "a!.png", "a"]] == ["a.png", "a-2.png",
+    assert [uploads.safe_name(n, taken) for n in ["a.png", "A.PNG", "a!.png", "a"]] == ["a.png", "a-2.png",
                                                                                      "a-3.png", "a"]
 
 
@@ -472,7 +472,7 @@ def test_kitgen_serve_opens_its_address_in_the_browser_and_stops_on_ctrl_c(tmp_p
 
 
 def test_a_port_in_use_is_one_line():
-    running = serve.start("127.0.0.1", 0)
+    running = serve_app.start("127.0.0.1", 0)
     try:
         port = running.url.split(":")[2].split("/")[0]
         process, _ = serve_process("--port", port)
@@ -485,13 +485,13 @@ def test_a_port_in_use_is_one_line():
 
 def test_the_page_sees_each_parts_preview_while_the_kit_is_still_building_and_the_api_draws_none():
     seen, shown = [], {}
-    job = serve.Job(time.monotonic(), previews=shown)
+    job = jobs.Job(time.monotonic(), previews=shown)
 
     def progress(drawn, pages):             # each page the build draws, and the previews there are by then
         seen.append((drawn, pages, list(shown), job.state()["state"]))
 
     steps = []
-    kit = serve.build({"keys": "2"}, [Upload("lesson.csv", CSV)], steps.append, progress, shown=shown)
+    kit = jobs.build({"keys": "2"}, [Upload("lesson.csv", CSV)], steps.append, progress, shown=shown)
     assert steps == ["building the kit"]                      # no previews left to draw after the build
     assert list(shown) == ["codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf"]      # in the order drawn
     assert sorted(shown) == kit.parts()
@@ -502,10 +502,10 @@ def test_the_page_sees_each_parts_preview_while_the_kit_is_still_building_and_th
     assert first["codenames.pdf"] < first["keys.pdf"] < first["tiles.pdf"]
     assert all(state == "building" for *_, state in seen)
     for part, png in shown.items():                           # each the first sheet of the part the kit holds
-        expected = pdfium.PdfDocument(kit.files[part])[0].render(scale=serve.PREVIEW_DPI / 72).to_pil()
+        expected = pdfium.PdfDocument(kit.files[part])[0].render(scale=limits.PREVIEW_DPI / 72).to_pil()
         assert Image.open(io.BytesIO(png)).convert("RGB").tobytes() == expected.convert("RGB").tobytes(), part
     quiet = []
-    serve.build({"keys": "2"}, [Upload("lesson.csv", CSV)], quiet.append)
+    jobs.build({"keys": "2"}, [Upload("lesson.csv", CSV)], quiet.append)
     assert quiet == ["building the kit"]
 
 
@@ -518,7 +518,7 @@ def test_a_build_writes_each_part_where_kitgen_drawn_says_before_the_kit(tmp_pat
     def drawn(name):                       # the build is still going: the kit folder is not there yet
         told.append((name, (folder / "drawn" / name).read_bytes()[:5], (folder / "out").exists()))
 
-    done = serve.run_kitgen(["build", "--deck=lesson.csv", "--keys=2", "--out=out"], folder, drawn=drawn)
+    done = children.run_kitgen(["build", "--deck=lesson.csv", "--keys=2", "--out=out"], folder, drawn=drawn)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert told == [(name, b"%PDF-", False) for name in ("codenames.pdf", "keys.pdf", "tiles.pdf", "rules.pdf")]
     for name, *_ in told:
@@ -526,7 +526,8 @@ def test_a_build_writes_each_part_where_kitgen_drawn_says_before_the_kit(tmp_pat
     deduction = tmp_path / "deduction"
     deduction.mkdir()
     parts = []
-    assert serve.run_kitgen(["build", "--game=deduction", "--out=out"], deduction, drawn=parts.append).returncode == 0
+    done = children.run_kitgen(["build", "--game=deduction", "--out=out"], deduction, drawn=parts.append)
+    assert done.returncode == 0
     assert parts == ["board.pdf", "cards.pdf", "tiles.pdf", "tokens.pdf", "aids.pdf", "notepad.pdf", "rules.pdf",
                      "setup.pdf"]
 
@@ -557,3 +558,29 @@ def test_single_duet_games_through_the_api_are_kitgen_games_files(client, tmp_pa
     expected = {f"{folder.name}/{p.name}": p.read_bytes() for p in folder.iterdir()}
     assert got == expected
     assert {name.split("/")[1] for name in got} >= {"public.md", "player-a.md", "player-b.md", "host.md"}
+
+
+def test_the_servers_modules_are_small_and_import_only_the_ones_before_them():
+    """kitgen/serve/ is a package of small modules in one order (limits, workspace, uploads, fields, children,
+    jobs, app): each imports only modules before it (no circle), none imports the command line."""
+    import ast
+
+    order = ["limits", "workspace", "uploads", "fields", "children", "jobs", "app"]
+    folder = ROOT / "kitgen" / "serve"
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted([*order, "__init__"])
+    for n, name in enumerate(order):
+        source = (folder / f"{name}.py").read_text()
+        assert len(source.splitlines()) < 600, name
+        tree = ast.parse(source)
+        assert ast.get_docstring(tree), name
+        siblings, kitgen_modules = set(), set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                siblings.update([node.module] if node.module else [alias.name for alias in node.names])
+            elif isinstance(node, ast.ImportFrom) and node.level == 2:
+                kitgen_modules.update([node.module] if node.module else [alias.name for alias in node.names])
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                modules = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert not any(m.startswith("kitgen") for m in modules), (name, modules)
+        assert siblings <= set(order[:n]), (name, siblings - set(order[:n]))
+        assert "cli" not in kitgen_modules, name

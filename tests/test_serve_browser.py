@@ -19,7 +19,7 @@ import pypdfium2
 import pytest
 from PIL import Image
 
-from kitgen import serve
+from kitgen.serve import app as serve_app
 
 from browser import CHROMIUM, DRIVER, MISSING, chromium
 
@@ -32,7 +32,7 @@ LONG = "Pneumonoultramicroscopicsilicovolcanoconiosis"
 
 @pytest.fixture(scope="module")
 def server():
-    running = serve.start("127.0.0.1", 0)
+    running = serve_app.start("127.0.0.1", 0)
     yield running
     running.stop()
 
@@ -239,7 +239,7 @@ def build_over_http(url: str, seed: str) -> dict:
     body += f"--{boundary}--\r\n".encode()
     request = urllib.request.Request(f"{base}/build?token={token}", data=body, method="POST",
                                      headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
-                                              serve.TOKEN_HEADER: token})
+                                              serve_app.TOKEN_HEADER: token})
     with urllib.request.urlopen(request, timeout=600) as answer:
         assert answer.headers["Content-Type"] == "application/zip"
         with zipfile.ZipFile(io.BytesIO(answer.read())) as archive:

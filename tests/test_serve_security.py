@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kitgen import layouts, serve
+from kitgen import layouts
+from kitgen.serve import app as serve_app, children, fields, limits, uploads, workspace
 
 from servetest import ADDRESS, TOKEN, app, client, deck  # noqa: F401 (app and client are fixtures)
 
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def post(client, path, data, headers=None, token=TOKEN):
     return client.post(f"{path}?token={token}" if token else path, data=data, content_type="multipart/form-data",
                        base_url=f"http://{ADDRESS}",
-                       headers={serve.TOKEN_HEADER: TOKEN} if headers is None else headers)
+                       headers={serve_app.TOKEN_HEADER: TOKEN} if headers is None else headers)
 
 
 def alive(pid: int) -> bool:
@@ -54,7 +55,7 @@ def until(condition, seconds=120):
 @pytest.mark.parametrize("name", ["out=/tmp/elsewhere", "out", "icc=/etc/passwd", "icc", "debug", "colour",
                                   "verify-url", "back-offset", "OUT", "--out", "deck=x", "keys ", "x" * 40])
 def test_a_field_the_server_does_not_know_is_refused_before_any_kitgen_runs(client, name, monkeypatch):
-    monkeypatch.setattr(serve, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
+    monkeypatch.setattr(children, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
     answer = post(client, "/build", {"deck": deck(), name: "SOMEDIR"})
     assert answer.status_code == 400
     error = answer.get_json()["error"]
@@ -75,22 +76,22 @@ def test_an_upload_in_another_field_is_refused(client):
 
 
 @settings(deadline=None, max_examples=300)
-@given(st.dictionaries(st.one_of(st.sampled_from(sorted(serve.FIELDS)), st.text(max_size=12)),
+@given(st.dictionaries(st.one_of(st.sampled_from(sorted(fields.FIELDS)), st.text(max_size=12)),
                        st.one_of(st.text(max_size=30), st.sampled_from(["1", "0", "on", "long", "a4", "50"])),
                        max_size=6),
-       st.sampled_from([serve.BUILD, serve.GAME]))
+       st.sampled_from([fields.BUILD, fields.GAME]))
 def test_every_argument_is_a_known_option_of_the_command_with_a_checked_value(form, command):
     """Whatever a request sends, the arguments are the server's: ``--NAME=VALUE`` of a field of
     FIELDS that the command takes, the value in its range; never a path, never a second ``--out``."""
     try:
-        args = serve.build_arguments(form, serve.Deck(Path(".")), command)
-    except serve.BadRequest as err:
+        args = fields.build_arguments(form, uploads.Deck(Path(".")), command)
+    except limits.BadRequest as err:
         assert err.status == 400 and "\n" not in str(err)
         return
     assert args[:2] == [command, "--out=out"]
     for argument in args[2:]:
         name, _, value = argument.removeprefix("--").partition("=")
-        field = serve.FIELDS[name]
+        field = fields.FIELDS[name]
         assert command in field.commands and field.kind not in ("pasted",)
         if field.kind == "number":
             assert field.low <= int(value) <= field.high
@@ -110,7 +111,7 @@ def test_check_takes_the_pages_whole_form_for_single_game_sheets(client):
 
 
 def test_the_server_has_no_deny_list():
-    source = (ROOT / "kitgen" / "serve.py").read_text()
+    source = "".join(p.read_text() for p in sorted((ROOT / "kitgen" / "serve").glob("*.py")))
     assert "NOT_OPTIONS" not in source and "build_flags" not in source
 
 
@@ -119,7 +120,7 @@ def test_the_server_has_no_deny_list():
 def test_a_layout_named_by_path_is_refused_without_a_word_of_the_file(client, tmp_path, monkeypatch):
     secret = tmp_path / "secret.yaml"
     secret.write_text("api_key: hunter2\n")
-    monkeypatch.setattr(serve, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
+    monkeypatch.setattr(children, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
     said = set()
     for value in (str(secret), str(tmp_path / "none.yaml"), "/dev/zero", "../layouts/default.yaml"):
         answer = post(client, "/game", {"deck": deck(), "layout": value})
@@ -176,26 +177,26 @@ def page_token(client) -> str:
 
 def test_the_page_holds_a_form_token_that_lets_its_posts_in(client):
     form = page_token(client)                    # the visit also sets the cookie
-    answer = post(client, "/check", {"deck": deck()}, {serve.FORM_HEADER: form}, token=None)
+    answer = post(client, "/check", {"deck": deck()}, {serve_app.FORM_HEADER: form}, token=None)
     assert answer.status_code == 200, answer.data
     assert page_token(client) != form            # each page its own
 
 
 @pytest.mark.parametrize("headers", [
     {},                                                                     # the cookie alone: a form POST
-    {serve.FORM_HEADER: "forged.0123"},
-    {serve.FORM_HEADER: serve.form_token("another-servers-token")},
-    {serve.FORM_HEADER: "FORM", "Origin": "http://127.0.0.1:5556"},        # the page's token, another origin
-    {serve.FORM_HEADER: "FORM", "Origin": "http://localhost:8000"},
-    {serve.FORM_HEADER: "FORM", "Origin": "null"},
-    {serve.FORM_HEADER: "FORM", "Sec-Fetch-Site": "same-site"},
-    {serve.FORM_HEADER: "FORM", "Sec-Fetch-Site": "cross-site"},
-    {serve.TOKEN_HEADER: TOKEN, "Origin": "http://127.0.0.1:5556"},
+    {serve_app.FORM_HEADER: "forged.0123"},
+    {serve_app.FORM_HEADER: serve_app.form_token("another-servers-token")},
+    {serve_app.FORM_HEADER: "FORM", "Origin": "http://127.0.0.1:5556"},        # the page's token, another origin
+    {serve_app.FORM_HEADER: "FORM", "Origin": "http://localhost:8000"},
+    {serve_app.FORM_HEADER: "FORM", "Origin": "null"},
+    {serve_app.FORM_HEADER: "FORM", "Sec-Fetch-Site": "same-site"},
+    {serve_app.FORM_HEADER: "FORM", "Sec-Fetch-Site": "cross-site"},
+    {serve_app.TOKEN_HEADER: TOKEN, "Origin": "http://127.0.0.1:5556"},
 ], ids=["cookie only", "forged", "other server", "other port", "localhost port", "null origin", "same-site",
         "cross-site", "token from elsewhere"])
 @pytest.mark.parametrize("path", ["/check", "/build", "/game", "/jobs"])
 def test_a_post_that_does_not_come_from_the_page_is_forbidden(client, monkeypatch, headers, path):
-    monkeypatch.setattr(serve, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
+    monkeypatch.setattr(children, "run_kitgen", lambda *a, **k: pytest.fail("kitgen ran"))
     form = page_token(client)
     headers = {k: form if v == "FORM" else v for k, v in headers.items()}
     answer = post(client, path, {"deck": deck()}, headers, token=None)
@@ -209,7 +210,7 @@ def test_the_page_itself_may_say_where_it_comes_from(client):
                     {"Origin": "http://localhost:5555"}):
         base = headers.get("Origin", f"http://{ADDRESS}").removeprefix("http://")
         answer = client.post(f"/check?token={TOKEN}", data={"deck": deck()}, content_type="multipart/form-data",
-                             base_url=f"http://{base}", headers={serve.FORM_HEADER: form, **headers})
+                             base_url=f"http://{base}", headers={serve_app.FORM_HEADER: form, **headers})
         assert answer.status_code == 200, answer.data
 
 
@@ -230,7 +231,7 @@ def test_every_route_of_the_app_needs_the_token(app, client):
     assert {"/", "/app.js", "/app.css", "/build", "/game", "/check", "/jobs", "/jobs/x", "/jobs/x/kit.zip",
             "/jobs/x/files/x", "/jobs/x/previews/x"} <= {url for _, url in routes}
     for method, url in routes:
-        for headers in ({}, {serve.TOKEN_HEADER: "wrong"}):
+        for headers in ({}, {serve_app.TOKEN_HEADER: "wrong"}):
             answer = client.open(url, method=method, base_url=f"http://{ADDRESS}", headers=headers)
             assert answer.status_code == 403, (method, url)
 
@@ -240,7 +241,7 @@ def test_every_route_answers_its_job_files_only_with_the_token(client):
     until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()["state"] != "building")
     for url in (f"/jobs/{key}", f"/jobs/{key}/kit.zip", f"/jobs/{key}/files/kit.pdf", f"/jobs/{key}/previews/keys.pdf"):
         assert client.get(f"{url}?token={TOKEN}", base_url=f"http://{ADDRESS}").status_code == 200, url
-        client.delete_cookie(serve.TOKEN_COOKIE, domain="127.0.0.1")
+        client.delete_cookie(serve_app.TOKEN_COOKIE, domain="127.0.0.1")
         assert client.get(url, base_url=f"http://{ADDRESS}").status_code == 403, url
 
 
@@ -275,7 +276,7 @@ def fake(tmp_path, monkeypatch):
     script = tmp_path / "fake_kitgen.py"
     script.write_text(FAKE)
     monkeypatch.setenv("FAKE_KITGEN", str(folder))
-    monkeypatch.setattr(serve, "CHILD", [str(script)])
+    monkeypatch.setattr(children, "CHILD", [str(script)])
     yield folder
     (folder / "go").touch()
 
@@ -285,20 +286,20 @@ def running(folder: Path) -> list[int]:
 
 
 def test_at_most_four_children_and_eight_waiting_then_busy_in_one_line(client, fake):
-    assert (serve.MAX_CHILDREN, serve.MAX_WAITING) == (4, 8)
+    assert (limits.MAX_CHILDREN, limits.MAX_WAITING) == (4, 8)
     keys = []
-    for _ in range(serve.MAX_CHILDREN + serve.MAX_WAITING):
+    for _ in range(limits.MAX_CHILDREN + limits.MAX_WAITING):
         answer = post(client, "/jobs", {"deck": deck(), "keys": "2"})
         assert answer.status_code == 202
         keys.append(answer.get_json()["job"])
-    until(lambda: len(running(fake)) == serve.MAX_CHILDREN)
+    until(lambda: len(running(fake)) == limits.MAX_CHILDREN)
     for path in ("/jobs", "/build", "/check", "/game"):
         answer = post(client, path, {"deck": deck()})
         assert (answer.status_code, answer.get_json()) == (503, {"error": "kitgen is busy: 4 builds or checks are "
                                                                           "running and 8 are waiting; try again in "
                                                                           "a minute"})
     time.sleep(0.5)
-    assert len(running(fake)) == serve.MAX_CHILDREN              # the others wait their turn, not as processes
+    assert len(running(fake)) == limits.MAX_CHILDREN              # the others wait their turn, not as processes
     for key in keys:                                             # twelve unfinished jobs: none forgotten
         assert client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()["state"] == "building"
     (fake / "go").touch()
@@ -311,7 +312,7 @@ def test_at_most_four_children_and_eight_waiting_then_busy_in_one_line(client, f
 
 def test_finished_jobs_are_forgotten_oldest_first_and_never_an_unfinished_one(client, fake):
     (fake / "go").touch()
-    done = [post(client, "/jobs", {"deck": deck()}).get_json()["job"] for _ in range(serve.KEPT_JOBS)]
+    done = [post(client, "/jobs", {"deck": deck()}).get_json()["job"] for _ in range(limits.KEPT_JOBS)]
     for key in done:
         until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
               ["state"] == "failed")
@@ -323,10 +324,10 @@ def test_finished_jobs_are_forgotten_oldest_first_and_never_an_unfinished_one(cl
               ["state"] == "failed")
     kept = [key for key in done + waiting
             if client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").status_code == 200]
-    assert kept == (done + waiting)[-serve.KEPT_JOBS:]
+    assert kept == (done + waiting)[-limits.KEPT_JOBS:]
 
 
-def child(code: str, tmp_path: Path, memory=serve.CHILD_MEMORY) -> subprocess.Popen:
+def child(code: str, tmp_path: Path, memory=limits.CHILD_MEMORY) -> subprocess.Popen:
     """``kitgen.serve_child`` as the server starts it, with kitgen's command line replaced by ``code``."""
     runner = tmp_path / "runner.py"
     runner.write_text("import kitgen.cli, sys\n"
@@ -337,12 +338,12 @@ def child(code: str, tmp_path: Path, memory=serve.CHILD_MEMORY) -> subprocess.Po
 
 
 def test_each_child_may_take_at_most_its_memory(tmp_path):
-    assert serve.CHILD_MEMORY == 3 * 2**30
+    assert limits.CHILD_MEMORY == 3 * 2**30
     shown = child("import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0]); "
                   "print(open('/proc/self/limits').read())", tmp_path)
     out = shown.communicate(timeout=120)[0]
-    assert out.splitlines()[0] == str(serve.CHILD_MEMORY)
-    assert re.search(rf"Max address space\s+{serve.CHILD_MEMORY}\s+{serve.CHILD_MEMORY}", out)
+    assert out.splitlines()[0] == str(limits.CHILD_MEMORY)
+    assert re.search(rf"Max address space\s+{limits.CHILD_MEMORY}\s+{limits.CHILD_MEMORY}", out)
     grows = child("b = bytearray(4 * 2**30)", tmp_path)
     assert grows.wait(timeout=120) == 1                       # MemoryError, not the machine's memory
 
@@ -351,9 +352,9 @@ def test_a_child_out_of_memory_is_one_line(tmp_path, monkeypatch):
     script = tmp_path / "oom.py"
     script.write_text("import sys\nprint('kitgen: internal error: MemoryError:  (run with --debug for details)', "
                       "file=sys.stderr)\nsys.exit(1)\n")
-    monkeypatch.setattr(serve, "CHILD", [str(script)])
-    with pytest.raises(serve.BadRequest) as refused:
-        serve.run_kitgen(["build"], tmp_path)
+    monkeypatch.setattr(children, "CHILD", [str(script)])
+    with pytest.raises(limits.BadRequest) as refused:
+        children.run_kitgen(["build"], tmp_path)
     assert refused.value.status == 500
     assert str(refused.value) == ("the build needed more than 3 GB of memory and was stopped; try fewer keys or "
                                   "smaller pictures")
@@ -418,11 +419,11 @@ def test_a_child_whose_parent_is_already_gone_stops_at_once(tmp_path):
 def test_a_stopped_server_kills_its_children_and_removes_its_folders(fake, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "t"))
     (tmp_path / "t").mkdir()
-    server = serve.start("127.0.0.1", 0)
+    server = serve_app.start("127.0.0.1", 0)
     client = server.app.test_client()
     address = server.url.split("/")[2]
     answer = client.post("/jobs", data={"deck": deck()}, content_type="multipart/form-data",
-                         base_url=f"http://{address}", headers={serve.TOKEN_HEADER: server.url.split("=")[1]})
+                         base_url=f"http://{address}", headers={serve_app.TOKEN_HEADER: server.url.split("=")[1]})
     assert answer.status_code == 202
     pid = until(lambda: running(fake))[0]
     server.stop()
@@ -446,7 +447,7 @@ def test_sweep_removes_only_dead_servers_recognisable_folders(tmp_path):
     (tmp_path / "unlocked-no-lock").mkdir()
     no_lock = tmp_path / f"kitgen-serve-{gone_pid}-zzzz_999"
     no_lock.mkdir()
-    live = serve.Workspace(tmp_path)                              # this server's, in use
+    live = workspace.Workspace(tmp_path)                              # this server's, in use
     other = tmp_path / "kitgen-serve-1-other_12"                  # another running server's, its lock held
     other.mkdir()
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time\nlock = open(sys.argv[1], 'w')\n"
@@ -458,7 +459,7 @@ def test_sweep_removes_only_dead_servers_recognisable_folders(tmp_path):
         for path in strangers:
             path.mkdir()
         (tmp_path / f"kitgen-serve-{gone_pid}-link_123").symlink_to(unlocked)
-        removed = serve.sweep(tmp_path)
+        removed = workspace.sweep(tmp_path)
         assert sorted(removed) == sorted([unlocked, no_lock])
         assert not unlocked.exists() and not no_lock.exists()
         assert live.path.exists() and other.exists() and all(p.exists() for p in strangers)
@@ -472,7 +473,8 @@ def test_a_server_killed_with_9_leaves_folders_the_next_server_removes(fake, tmp
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path / "t")}
     (tmp_path / "t").mkdir()
     starter = tmp_path / "serve_fake.py"          # kitgen serve, its child the fake one
-    starter.write_text(f"import sys\nfrom kitgen import serve\nserve.CHILD = [{str(tmp_path / 'fake_kitgen.py')!r}]\n"
+    starter.write_text(f"import sys\nfrom kitgen.serve import children\n"
+                       f"children.CHILD = [{str(tmp_path / 'fake_kitgen.py')!r}]\n"
                        "from kitgen.cli import main\nmain(['serve', '--no-browser'])\n")
     first = subprocess.Popen([sys.executable, str(starter)], env=env, stdout=subprocess.PIPE, text=True)
     try:
@@ -481,7 +483,7 @@ def test_a_server_killed_with_9_leaves_folders_the_next_server_removes(fake, tmp
         import urllib.request
 
         request = urllib.request.Request(f"{base}/jobs", method="POST", data=b"deck=class-science",
-                                         headers={serve.TOKEN_HEADER: token,
+                                         headers={serve_app.TOKEN_HEADER: token,
                                                   "Content-Type": "application/x-www-form-urlencoded"})
         assert urllib.request.urlopen(request, timeout=60).status == 202
         pid = until(lambda: running(fake))[0]
@@ -510,7 +512,7 @@ def test_a_server_killed_with_9_leaves_folders_the_next_server_removes(fake, tmp
                                             ("0.0.0.0", False), ("::", False), ("192.168.1.5", False),
                                             ("example.com", False)])
 def test_loopback_hosts(host, loopback):
-    assert serve.is_loopback(host) is loopback
+    assert serve_app.is_loopback(host) is loopback
 
 
 @pytest.mark.parametrize("host", ["localhost", "::1"])
@@ -536,39 +538,40 @@ def readme_serve() -> str:
 
 def test_readme_states_the_servers_real_limits():
     section = readme_serve()
-    for said, value in ((r"([\d,]+) MB", serve.MAX_REQUEST_BYTES // 1_000_000), (r"([\d,]+) files", serve.MAX_FILES),
-                        (r"([\d,]+) kitgen processes run at once", serve.MAX_CHILDREN), (r"([\d,]+) more wait", serve.MAX_WAITING),
-                        (r"([\d,]+) GB of memory", serve.CHILD_MEMORY // 2**30),
-                        (r"last ([\d,]+) finished", serve.KEPT_JOBS)):
+    for said, value in ((r"([\d,]+) MB", limits.MAX_REQUEST_BYTES // 1_000_000), (r"([\d,]+) files", limits.MAX_FILES),
+                        (r"([\d,]+) kitgen processes run at once", limits.MAX_CHILDREN),
+                        (r"([\d,]+) more wait", limits.MAX_WAITING),
+                        (r"([\d,]+) GB of memory", limits.CHILD_MEMORY // 2**30),
+                        (r"last ([\d,]+) finished", limits.KEPT_JOBS)):
         found = re.search(said, section)
         assert found and int(found[1].replace(",", "")) == value, said
-    for name in serve.FIELDS:                 # and every field it takes
+    for name in fields.FIELDS:                 # and every field it takes
         assert f"`{name}`" in section, name
 
 
 def test_a_thousand_files_are_taken_and_one_more_is_refused(client, monkeypatch):
-    assert serve.MAX_FILES == 1_000
+    assert limits.MAX_FILES == 1_000
     seen = []
-    monkeypatch.setattr(serve, "run_kitgen", lambda args, folder, *a, **k: seen.append(
+    monkeypatch.setattr(children, "run_kitgen", lambda args, folder, *a, **k: seen.append(
         len(list((folder / "upload" / "pictures").iterdir()))) or subprocess.CompletedProcess(args, 2, "", "kitgen: error: x"))
-    files = [deck(f"p{i}.png", b"x") for i in range(serve.MAX_FILES + 1)]
+    files = [deck(f"p{i}.png", b"x") for i in range(limits.MAX_FILES + 1)]
     answer = post(client, "/build", {"deck": files, "edition": "pictures"})
     assert (answer.status_code, answer.get_json()) == (400, {"error": "1001 files uploaded: at most 1000 in one build"})
-    files = [deck(f"p{i}.png", b"x") for i in range(serve.MAX_FILES)]
+    files = [deck(f"p{i}.png", b"x") for i in range(limits.MAX_FILES)]
     assert post(client, "/build", {"deck": files, "edition": "pictures"}).get_json() == {"error": "x"}
     assert seen == [1_000]
 
 
 def test_a_request_over_200_mb_is_refused_before_it_is_read():
-    assert serve.MAX_REQUEST_BYTES == 200_000_000
-    server = serve.start("127.0.0.1", 0)
+    assert limits.MAX_REQUEST_BYTES == 200_000_000
+    server = serve_app.start("127.0.0.1", 0)
     try:
         host, port = server.url.split("/")[2].split(":")
         token = server.url.split("=")[1]
-        for size, refused in ((serve.MAX_REQUEST_BYTES + 1, True), (serve.MAX_REQUEST_BYTES, False)):
+        for size, refused in ((limits.MAX_REQUEST_BYTES + 1, True), (limits.MAX_REQUEST_BYTES, False)):
             with socket.create_connection((host, int(port)), timeout=60) as connection:
                 connection.sendall((f"POST /check?token={token} HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                                    f"{serve.TOKEN_HEADER}: {token}\r\nContent-Type: multipart/form-data; "
+                                    f"{serve_app.TOKEN_HEADER}: {token}\r\nContent-Type: multipart/form-data; "
                                     f"boundary=b\r\nContent-Length: {size}\r\n\r\n").encode())
                 if not refused:
                     connection.sendall(b"--b--\r\n")           # and stop: the server waits for the rest
