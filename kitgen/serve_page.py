@@ -2,6 +2,7 @@
 (``SCRIPT``, served as /app.js) and a style sheet; nothing is fetched from anywhere but the server.
 Every field is named as ``kitgen build``'s option, so the page sends what ``POST /build`` takes."""
 
+import re
 from html import escape
 
 PAGE = """<!doctype html>
@@ -20,15 +21,9 @@ PAGE = """<!doctype html>
 <form id="kit-form" novalidate>
 <fieldset>
 <legend>What to make</legend>
-<label><input type="radio" id="kind-words" name="kind" value="words" checked> A words kit (codename cards with words)</label>
-<label><input type="radio" id="kind-pictures" name="kind" value="pictures"> A pictures kit (codename cards with pictures)</label>
-<label><input type="radio" id="kind-duet" name="kind" value="duet"> A duet kit (two players together, two-sided keys)</label>
-<label><input type="radio" id="kind-deduction" name="kind" value="deduction"> The deduction game</label>
-<label><input type="radio" id="kind-sheets" name="kind" value="sheets"> Single-game sheets for a lesson (boards and
-their keys)</label>
-</fieldset>
+{kinds}</fieldset>
 
-<fieldset data-kind="words duet sheets">
+<fieldset data-kind="{upload-words}"{hidden-upload-words}>
 <legend>Your words</legend>
 <label for="words">Paste words, one a line (at least 25)</label>
 <textarea id="words" rows="8" autocomplete="off" spellcheck="false"></textarea>
@@ -38,13 +33,13 @@ their keys)</label>
 <input id="deck-file" type="file" accept=".txt,.csv,.yaml,.yml">
 </fieldset>
 
-<fieldset data-kind="pictures" hidden>
+<fieldset data-kind="{upload-pictures}"{hidden-upload-pictures}>
 <legend>Your pictures</legend>
 <label for="picture-files">Upload pictures (PNG, JPEG, SVG; at least 20), several files or one zip</label>
 <input id="picture-files" type="file" multiple accept=".png,.jpg,.jpeg,.svg,.zip,.yaml,.yml">
 </fieldset>
 
-<fieldset data-kind="words pictures duet sheets">
+<fieldset data-kind="{builtin}"{hidden-builtin}>
 <legend>Or a deck that comes with kitgen</legend>
 <label for="builtin">Built-in or classroom deck</label>
 <select id="builtin"><option value="">(none: use mine above)</option>{decks}</select>
@@ -53,9 +48,8 @@ their keys)</label>
 <fieldset>
 <legend>Printing</legend>
 <label for="lang">Language of the labels</label>
-<select id="lang" name="lang"><option value="">the deck's</option><option value="en">English</option>
-<option value="ru">Russian</option><option value="fa">Persian</option></select>
-<div data-kind="words pictures duet deduction">
+<select id="lang" name="lang"><option value="">the deck's</option>{languages}</select>
+<div data-kind="{paper}"{hidden-paper}>
 <label for="paper">Paper</label>
 <select id="paper" name="paper"><option value="">A4</option><option value="letter">US Letter</option></select>
 <label for="duplex">Double-sided printing</label>
@@ -65,31 +59,12 @@ their keys)</label>
 </div>
 <label class="inline"><input id="ink" name="ink" type="checkbox" value="saver"> Ink saver (for black and white
 printers)</label>
-<div data-kind="words pictures duet">
-<label for="keys">Number of key cards</label>
-<input id="keys" name="keys" type="number" min="1" max="100000" inputmode="numeric" placeholder="40">
-</div>
-<div data-kind="sheets" hidden>
-<label for="sheet-edition">Games for</label>
-<select id="sheet-edition"><option value="words">two teams (the words edition)</option>
-<option value="duet">two players together (the duet edition: a key page for each)</option></select>
-<label for="count">Number of games</label>
-<input id="count" name="count" type="number" min="1" max="1000" inputmode="numeric" placeholder="1">
-<label for="format">Format</label>
-<select id="format" name="format"><option value="">PDF, to print or project</option>
-<option value="html">HTML boards</option><option value="markdown">Markdown boards (forums)</option>
-<option value="bbcode">BBCode boards (forums)</option><option value="text">plain text boards (chat)</option></select>
-</div>
-<div data-kind="deduction" hidden>
-<label for="players">Players</label>
-<input id="players" name="players" type="number" min="2" max="5" inputmode="numeric" placeholder="4">
-</div>
-<label for="seed">Seed (the same seed gives the same keys; leave empty for the kit's own)</label>
+{families}<label for="seed">Seed (the same seed gives the same keys; leave empty for the kit's own)</label>
 <input id="seed" name="seed" type="text" autocomplete="off">
 </fieldset>
 
 <div class="buttons">
-<button type="button" id="check" data-kind="words pictures duet sheets">Check the deck</button>
+<button type="button" id="check" data-kind="{check}"{hidden-check}>Check the deck</button>
 <button type="submit" id="build">Build the kit</button>
 </div>
 </form>
@@ -114,7 +89,8 @@ printers)</label>
 SCRIPT = r"""'use strict';
 const $ = (id) => document.getElementById(id);
 
-function kind() { return document.querySelector('input[name=kind]:checked').value; }
+function chosen() { return document.querySelector('input[name=kind]:checked'); }
+function kind() { return chosen().value; }
 
 function showKind() {
   for (const part of document.querySelectorAll('[data-kind]')) {
@@ -123,24 +99,23 @@ function showKind() {
 }
 
 function formData() {
+  // what the chosen kind sends (its game's declaration, docs/design.md §2.1), then the options on show
   const data = new FormData();
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
-  const k = kind();
-  if (k === 'sheets') add('make', 'game');
-  if (k === 'deduction') add('game', 'deduction');
-  else if (k === 'sheets') add('edition', $('sheet-edition').value);
-  else add('edition', k === 'pictures' || k === 'duet' ? k : 'words');
+  const k = chosen();
+  if (k.dataset.make) add('make', k.dataset.make);
+  for (const [name, value] of JSON.parse(k.dataset.sends)) add(name, value.startsWith('#') ? $(value.slice(1)).value : value);
   let given = false;
-  if (k === 'words' || k === 'duet' || k === 'sheets') {
+  if (k.dataset.upload === 'words') {
     if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }
     for (const file of $('deck-file').files) { data.append('deck', file); given = true; }
-  } else if (k === 'pictures') {
+  } else if (k.dataset.upload === 'pictures') {
     for (const file of $('picture-files').files) { data.append('deck', file); given = true; }
   }
-  if (k !== 'deduction' && !given) add('deck', $('builtin').value);
-  // the options on show: each one kitgen's option of the same name
-  for (const name of ['lang', 'paper', 'duplex', 'keys', 'players', 'count', 'format', 'seed']) {
-    if (!$(name).closest('[hidden]')) add(name, $(name).value);
+  if (k.dataset.builtin && !given) add('deck', $('builtin').value);
+  // each field on show is kitgen's option of the same name
+  for (const field of document.querySelectorAll('#kit-form [name]')) {
+    if (field.name !== 'kind' && field.type !== 'checkbox' && !field.closest('[hidden]')) add(field.name, field.value);
   }
   if ($('ink').checked) add('ink', 'saver');
   return data;
@@ -325,8 +300,45 @@ table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0
 """
 
 
+LANGUAGES = {"en": "English", "ru": "Russian", "fa": "Persian"}     # a language no family names is shown by its code
+
+
 def html(decks: list[str], form_token: str) -> str:
     """The page, with the built-in decks in its list and its form token (``serve.form_token``),
-    which every POST it sends carries."""
-    options = "".join(f'<option value="{escape(d)}">{escape(d)}</option>' for d in decks)
-    return PAGE.replace("{form}", escape(form_token)).replace("{decks}", options)
+    which every POST it sends carries; what it offers comes from the game families' declarations
+    (``kitgen.families``): the kinds of kit to make, each family's own fields, the languages."""
+    from . import families
+
+    found = families.load()
+    kinds = [kind for family in found for kind in family.page]
+    first = kinds[0].value if kinds else ""
+
+    def shown(values: list[str], name: str) -> dict[str, str]:
+        return {name: " ".join(values), f"hidden-{name}": "" if first in values else " hidden"}
+
+    slots = {"form": escape(form_token), "decks": "".join(f'<option value="{escape(d)}">{escape(d)}</option>'
+                                                         for d in decks),
+             "kinds": "".join(_kind_input(kind, kind.value == first) for kind in kinds),
+             "families": "".join(family.page_html for family in found),
+             "languages": "".join(f'<option value="{escape(code)}">{escape(LANGUAGES.get(code, code))}</option>'
+                                  for code in dict.fromkeys(c for f in found for c in f.languages)),
+             **shown([k.value for k in kinds if k.upload == "words"], "upload-words"),
+             **shown([k.value for k in kinds if k.upload == "pictures"], "upload-pictures"),
+             **shown([k.value for k in kinds if k.builtin], "builtin"),
+             **shown([k.value for k in kinds if "paper" in k.shows], "paper"),
+             **shown([k.value for k in kinds if "check" in k.shows], "check")}
+    return _SLOT.sub(lambda found_slot: slots[found_slot[1]], PAGE)
+
+
+_SLOT = re.compile(r"\{([a-z-]+)\}")
+
+
+def _kind_input(kind, checked: bool) -> str:
+    """One choice under "What to make": what it sends, asks for and runs, in its data attributes."""
+    import json
+
+    data = {"sends": json.dumps([list(pair) for pair in kind.sends]), "upload": kind.upload,
+            "builtin": "1" if kind.builtin else "", "make": "" if kind.command == "build" else kind.command}
+    attributes = "".join(f' data-{name}="{escape(value)}"' for name, value in data.items() if value)
+    return (f'<label><input type="radio" id="kind-{escape(kind.value)}" name="kind" value="{escape(kind.value)}"'
+            f'{attributes}{" checked" if checked else ""}> {escape(kind.label, quote=False)}</label>\n')

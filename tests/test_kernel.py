@@ -86,7 +86,18 @@ def import_graph() -> dict[str, set[str]]:
     modules = {_module_of(p): p for p in PACKAGE.rglob("*.py")}
     graph = {}
     for name, path in modules.items():
-        graph[name] = {m for m in imported(path) if m in modules and m != name}
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                edges.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+                for alias in node.names:
+                    edges.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+        graph[name] = {m for m in edges if m in modules and m != name}
     return graph
 
 

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..errors import KitgenError
 from .limits import BadRequest, quoted
 from .uploads import Deck
 
@@ -53,30 +54,48 @@ class Field:
 
 
 BUILD, GAME, CHECK = "build", "game", "check"
-# Every field the server takes. A field of another name, or one its command does not take, is refused.
-FIELDS = {f.name: f for f in [
-    Field("deck", "deck", (BUILD, GAME, CHECK)),
-    Field("layout", "layout", (GAME, CHECK)),
-    Field("words", "pasted", (BUILD, GAME, CHECK)),
-    Field("name", "pasted", (BUILD, GAME, CHECK)),
-    Field("edition", "choice", (BUILD, GAME), ("words", "pictures", "duet")),
-    Field("game", "choice", (BUILD,), ("codenames", "deduction")),
-    Field("lang", "choice", (BUILD, GAME), ("en", "ru", "fa")),
-    Field("paper", "choice", (BUILD,), ("a4", "letter")),
-    Field("board-paper", "choice", (BUILD,), ("a3", "a4", "letter")),
-    Field("duplex", "choice", (BUILD,), ("long", "short", "none", "fold")),
-    Field("ink", "choice", (BUILD, GAME), ("normal", "saver")),
-    Field("color", "choice", (BUILD,), ("rgb", "cmyk")),
-    Field("pod", "choice", (BUILD,), ("tgc", "mpc", "dtc")),
-    Field("format", "choice", (GAME,), ("pdf", "markdown", "bbcode", "html", "text")),
-    Field("keys", "number", (BUILD,), low=1, high=100_000),
-    Field("players", "number", (BUILD,), low=2, high=5),
-    Field("count", "number", (GAME,), low=1, high=1_000),
-    Field("png", "number", (BUILD,), low=36, high=1_200),
-    Field("seed", "text", (BUILD, GAME), high=200),
-    *(Field(flag, "flag", (BUILD,)) for flag in ("pdfx", "per-card", "cut-lines", "slug", "box", "sleeved",
-                                                 "campaign")),
-]}
+# the number fields' kinds and the options' (kitgen.families.Option) they come from
+_KINDS = {"choice": "choice", "int": "number", "flag": "flag", "text": "text", "path": "text"}
+
+
+def allowed() -> dict[str, Field]:
+    """Every field the server takes: the kernel's options of ``kitgen build`` and ``kitgen game`` that
+    the page offers, and each game family's (its options marked ``serve`` and its ``fields``), from the
+    families' declarations. A field of another name, or one its command does not take, is refused."""
+    from .. import families
+
+    found = families.load()
+    languages = list(dict.fromkeys(language for family in found for language in family.languages))
+    fields = [Field("game", "choice", (BUILD,), tuple(f.name for f in families.taking(BUILD))),
+              Field("lang", "choice", (BUILD, GAME), tuple(languages)),
+              Field("paper", "choice", (BUILD,), ("a4", "letter")),
+              Field("duplex", "choice", (BUILD,), ("long", "short", "none", "fold")),
+              Field("ink", "choice", (BUILD, GAME), ("normal", "saver")),
+              Field("color", "choice", (BUILD,), ("rgb", "cmyk")),
+              Field("pod", "choice", (BUILD,), ("tgc", "mpc", "dtc")),
+              Field("png", "number", (BUILD,), low=36, high=1_200),
+              Field("seed", "text", (BUILD, GAME), high=200),
+              *(Field(flag, "flag", (BUILD,)) for flag in ("pdfx", "per-card", "cut-lines", "slug", "box",
+                                                           "sleeved"))]
+    for family in found:
+        fields += [Field(f.name, f.kind, f.commands) for f in family.fields]
+        fields += [Field(o.name, _KINDS[o.kind], (command,), o.choices, o.low or 0, o.high or 0)
+                   for command in (BUILD, GAME) for o in family.command_options(command) if o.serve]
+    merged: dict[str, Field] = {}
+    for field in fields:
+        held = merged.get(field.name)
+        if held is None:
+            merged[field.name] = field
+        elif (held.kind, held.choices, held.low, held.high) != (field.kind, field.choices, field.low, field.high):
+            raise KitgenError(f"the game families declare the server's field {field.name!r} twice, of different "
+                              "kinds")
+        else:
+            merged[field.name] = Field(field.name, field.kind, tuple(dict.fromkeys(held.commands + field.commands)),
+                                       field.choices, field.low, field.high)
+    return merged
+
+
+FIELDS = allowed()
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9-]{0,30}")
 
 

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import families
 from . import children, limits
 from .children import Work, error_line, warnings
 from .fields import BUILD, CHECK, FIELDS, build_arguments, check_fields
@@ -80,18 +81,21 @@ def _preview(folder: Path, pdf: str, part: str, shown: dict[str, bytes], work: W
 
 
 def check(form: dict[str, str], uploads: list, work: Work | None = None, layouts: list | None = None) -> dict:
-    """``kitgen deck check --json`` of a request's deck: its lines, each with its status (OK, FAIL,
-    WARN, NOTE); each word or picture with what the lines say of it (a picture with a thumbnail);
-    and whether every check passed. Names are the ones the person gave. The page sends its whole
-    form: of it, only the deck and layout fields are used."""
+    """The check of a request's deck by its game's ``check`` command (``kitgen deck check --json``):
+    its lines, each with its status (OK, FAIL, WARN, NOTE); each word or picture with what the lines
+    say of it (a picture with a thumbnail); and whether every check passed. Names are the ones the
+    person gave. The page sends its whole form: of it, only the game, deck and layout fields are used."""
     check_fields(form, CHECK)
     space, deck, _ = prepare(form, uploads, CHECK, layouts)
     try:
+        family = families.named(form["game"]) if form.get("game") else families.default()
+        if not family.check:
+            raise BadRequest(f"the {family.title} game has no deck to check")
         argument = deck.argument or FIELDS["deck"].argument(form.get("deck", "")) or ""
         if not argument:
             raise BadRequest("nothing to check: paste words, upload a deck or choose a built-in deck")
         layout = deck.layout and f"--layout={deck.layout}" or FIELDS["layout"].argument(form.get("layout", ""))
-        done = children.run_kitgen(["deck", "check", "--json", argument.removeprefix("--deck="),
+        done = children.run_kitgen([*family.check, argument.removeprefix("--deck="),
                                     *filter(None, [layout])], space.path, work or _WORK)
         if done.returncode not in (0, 3):
             raise BadRequest(error_line(done, deck), 400 if done.returncode == 2 else 500)
