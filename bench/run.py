@@ -13,8 +13,8 @@ a process's memory slows it, so timed runs are never sampled.
 Builds use the machine's kitgen cache (cut fonts, pictures), warm after the
 first run, as a user's is; the first build of a picture deck (an empty picture
 cache) and of anything on a new machine (an empty cache) are measured apart.
-``--readme`` also rewrites README.md's performance table from the figures. Not a
-test: numbers only (tests never time anything).
+``--readme`` also rewrites the performance table of docs/reference/performance.md (the site's page
+that was README's section) from the figures. Not a test: numbers only (tests never time anything).
 
 Before measuring, kitgen's modules are byte-compiled, as ``pip install`` does for an
 installed package: a machine with PYTHONDONTWRITEBYTECODE set would otherwise compile
@@ -138,7 +138,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="runs of each timing; the best counts")
     parser.add_argument("--kit-runs", type=int, default=5, help="rounds of the four kit builds (they are short)")
     parser.add_argument("--keys", type=int, default=10_000, help="key cards of the big run")
-    parser.add_argument("--readme", action="store_true", help="rewrite README.md's performance table")
+    parser.add_argument("--readme", action="store_true",
+                        help="rewrite the performance table of docs/reference/performance.md")
     args = parser.parse_args()
     compileall.compile_dir(str(ROOT / "kitgen"), quiet=1)
     runs, n = args.runs, args.keys
@@ -222,14 +223,14 @@ def main():
               f"against {warm.seconds:.2f} s for the next; `kitgen --help` takes {help_run.seconds:.2f} s."]
     print("\n" + "\n".join(table))
     if args.readme:
-        readme = ROOT / "README.md"
+        readme = ROOT / "docs" / "reference" / "performance.md"
         text = readme.read_text(encoding="utf-8")
         block = "<!-- bench:start -->\n" + "\n".join(table) + "\n<!-- bench:end -->"
         text, count = re.subn(r"<!-- bench:start -->.*?<!-- bench:end -->", lambda _: block, text, flags=re.S)
         if count != 1:
-            raise SystemExit("README.md has no <!-- bench:start --> ... <!-- bench:end --> block")
+            raise SystemExit("docs/reference/performance.md has no <!-- bench:start --> ... <!-- bench:end --> block")
         readme.write_text(text, encoding="utf-8")
-        print("README.md: performance table rewritten")
+        print("docs/reference/performance.md: performance table rewritten")
 
 
 if __name__ == "__main__":

@@ -81,21 +81,21 @@ CUT_RECIPE = 2
 UNUSED_TABLES = ("GPOS", "GSUB", "GDEF")
 
 
-def _announce(line: str) -> None:
-    """Said once per process, before the first cut."""
-    global _announced
-    if not _announced and _announcer is not None:
-        _announced = True
+def _announce(font: str, line: str) -> None:
+    """Said once per font and process, before that font's first cut (a Persian kit's first build,
+    after Noto Sans was cut, cuts the Arabic font and says so again)."""
+    if font not in _announced and _announcer is not None:
+        _announced.add(font)
         _announcer(line)
 
 
 _announcer = None
-_announced = False
+_announced: set[str] = set()
 
 
 def set_announcer(announce) -> None:
-    """``announce`` (a callable taking one line) hears, once per process, that fonts are being
-    prepared: the first build on a machine is slower, and should say why. The CLI sets it."""
+    """``announce`` (a callable taking one line) hears, once per font and process, that a font is
+    being prepared: the first build that needs it is slower, and should say why. The CLI sets it."""
     global _announcer
     _announcer = announce
 
@@ -196,7 +196,8 @@ def _static_instance(source: Path, weight: int) -> Path:
         target = _fallback_dir() / name
         if target.exists():
             return target
-    _announce(f"preparing fonts, once (they are kept in {target.parent})")
+    font = source.stem.split('[')[0]
+    _announce(font, f"preparing fonts, once per font: {font} (they are kept in {target.parent})")
     data = cut_instance(source, weight)
     cache.write_atomically(target, data)      # whole or not at all, even with another kitgen cutting the same font
     return target

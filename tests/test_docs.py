@@ -1,4 +1,4 @@
-"""README documents every command and option the CLI accepts; docs/design.md agrees with the code."""
+"""README or the docs site documents every command and option the CLI accepts; docs/design.md agrees with the code."""
 
 import re
 from pathlib import Path
@@ -7,7 +7,10 @@ import click
 
 from kitgen.cli import cli
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+from docs_text import readme, user_docs
+
+README = readme()
+DOCUMENTED = user_docs()          # README and the site's pages
 
 
 def commands(group, prefix=()):
@@ -19,17 +22,17 @@ def commands(group, prefix=()):
             yield path, command
 
 
-def test_every_command_and_option_is_in_the_readme():
+def test_every_command_and_option_is_in_the_readme_or_the_site():
     missing = []
     for path, command in commands(cli):
-        if f"kitgen {' '.join(path)}" not in README:
+        if f"kitgen {' '.join(path)}" not in DOCUMENTED:
             missing.append(f"kitgen {' '.join(path)}")
         for param in command.params:
             if isinstance(param, click.Option):
                 for flag in param.opts:
-                    if flag.startswith("--") and flag not in README:
+                    if flag.startswith("--") and flag not in DOCUMENTED:
                         missing.append(f"{' '.join(path)} {flag}")
-    assert not missing, f"undocumented in README.md: {missing}"
+    assert not missing, f"undocumented in README.md and docs/: {missing}"
 
 
 def test_readme_has_the_two_setup_commands():
@@ -66,9 +69,9 @@ def test_the_design_documents_test_vectors_are_what_the_code_gives():
 
 
 def test_readme_and_design_cite_only_documents_in_the_repository():
-    """Code and README cite docs/design.md, never the old brief outside the repository."""
+    """Code, README and the site cite docs/design.md, never the old brief outside the repository."""
     root = Path(__file__).resolve().parent.parent
-    texts = [README, DESIGN] + [p.read_text() for p in (root / "kitgen").rglob("*.py")]
+    texts = [DOCUMENTED, DESIGN] + [p.read_text() for p in (root / "kitgen").rglob("*.py")]
     assert not any("DESIGN " in t or "shared/DESIGN" in t for t in texts)
     for section in {m for t in texts for m in re.findall(r"design\.md §(\d+(?:\.\d+)?)", t)}:
         assert f"## {section}. " in DESIGN or f"### {section} " in DESIGN, f"docs/design.md has no section {section}"

@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont
 from kitgen import fonts
 
 
-def _kit(out: Path, cache: Path, epoch: int | None) -> subprocess.CompletedProcess:
+def _kit(out: Path, cache: Path, epoch: int | None, *options: str) -> subprocess.CompletedProcess:
     """``kitgen build`` in a fresh process with its own font cache. SOURCE_DATE_EPOCH is the
     clock fontTools stamps a font with when it recalculates head.modified, and the date
     reportlab writes even in invariant mode: two epochs are two machines at different times."""
@@ -21,7 +21,7 @@ def _kit(out: Path, cache: Path, epoch: int | None) -> subprocess.CompletedProce
     env["KITGEN_CACHE"] = str(cache)
     if epoch is not None:
         env["SOURCE_DATE_EPOCH"] = str(epoch)
-    return subprocess.run([sys.executable, "-m", "kitgen", "build", "--out", str(out)], env=env,
+    return subprocess.run([sys.executable, "-m", "kitgen", "build", "--out", str(out), *options], env=env,
                           capture_output=True, text=True, check=True)
 
 
@@ -40,10 +40,51 @@ def test_two_fresh_caches_give_the_same_bytes_and_say_so_once(tmp_path):
     assert len(cut_one) == 1 and cut_one[0].read_bytes() == cut_two[0].read_bytes()
     # stderr is a pipe here, not a terminal: the cold build still says, in one line, why it is slow
     for run, cache in ((first, "cache-one"), (second, "cache-two")):
-        assert run.stderr.splitlines() == [f"kitgen: preparing fonts, once (they are kept in {tmp_path / cache}/fonts)"]
+        assert run.stderr.splitlines() == [
+            f"kitgen: preparing fonts, once per font: NotoSans (they are kept in {tmp_path / cache}/fonts)"]
     warm = _kit(tmp_path / "one", tmp_path / "cache-one", None)
     assert warm.stderr == ""
     assert _hashes(tmp_path / "one" / "classic-en") == one
+
+
+def test_each_font_says_so_once_the_first_persian_build_cuts_the_arabic_font(tmp_path):
+    """Once per font: a cache that holds Noto Sans's cut says nothing of it, but the first Persian
+    build cuts the Arabic font and says so; a fresh cache hears of both fonts, each once."""
+    cache = tmp_path / "cache"
+    english = _kit(tmp_path / "en", cache, None)
+    assert english.stderr.splitlines() == [
+        f"kitgen: preparing fonts, once per font: NotoSans (they are kept in {cache}/fonts)"]
+    persian = _kit(tmp_path / "fa", cache, None, "--lang", "fa")
+    assert persian.stderr.splitlines() == [
+        f"kitgen: preparing fonts, once per font: NotoSansArabic (they are kept in {cache}/fonts)"]
+    assert _kit(tmp_path / "fa", cache, None, "--lang", "fa").stderr == ""       # both already cut
+    fresh = _kit(tmp_path / "fa2", tmp_path / "cache-fresh", None, "--lang", "fa")
+    assert sorted(fresh.stderr.splitlines()) == [
+        f"kitgen: preparing fonts, once per font: {font} (they are kept in {tmp_path / 'cache-fresh'}/fonts)"
+        for font in ("NotoSans", "NotoSansArabic")]
+    assert _hashes(tmp_path / "fa" / "classic-fa") == _hashes(tmp_path / "fa2" / "classic-fa")
+
+
+def test_the_announcement_is_per_font_in_one_process(tmp_path, monkeypatch):
+    """In one process: a second weight of a font already announced says nothing, a second font
+    says its line, and a font already cut (in the cache) is not cut nor announced again."""
+    heard = []
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
+    monkeypatch.setattr(fonts, "_announcer", heard.append)
+    monkeypatch.setattr(fonts, "_announced", set())
+    sans, _ = fonts._package_font("noto-sans")
+    arabic, _ = fonts._package_font("noto-sans-arabic")
+    fonts._static_instance(sans, 700)
+    assert heard == [f"preparing fonts, once per font: NotoSans (they are kept in {fonts.cache_dir()})"]
+    fonts._static_instance(sans, 600)
+    fonts._static_instance(sans, 700)
+    assert len(heard) == 1
+    fonts._static_instance(arabic, 700)
+    assert heard[1:] == [f"preparing fonts, once per font: NotoSansArabic (they are kept in {fonts.cache_dir()})"]
+    monkeypatch.setattr(fonts, "_announced", set())          # a new process, the same cache
+    fonts._static_instance(sans, 700)
+    fonts._static_instance(arabic, 700)
+    assert len(heard) == 2
 
 
 def _source() -> Path:

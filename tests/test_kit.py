@@ -279,15 +279,18 @@ def test_output_path_that_is_a_file_is_refused(tmp_path, default_kit):
 
 
 def readme_libraries() -> set[str]:
-    """The libraries README promises manifest.json records, read from its sentence (so README and
-    the manifest stay in step), as distribution names. "the font packages" and "the icon set" are
-    pyproject's fontpkg-* and icon dependencies; every other name must be a dependency too."""
+    """The libraries the site's "Reproducible output" page (once README's section) promises manifest.json
+    records, read from its sentence (so the page and the manifest stay in step), as distribution names. "the
+    font packages" and "the icon set" are pyproject's fontpkg-* and icon dependencies; every other name must be
+    a dependency too."""
     import tomllib
 
+    from docs_text import page
+
     root = Path(__file__).resolve().parent.parent
-    readme = " ".join((root / "README.md").read_text("utf-8").split())
+    readme = " ".join(page("reference/reproducible.md").split())
     listed = re.search(r"`manifest\.json` records every library that shapes the bytes \(([^)]*)\)", readme)
-    assert listed, "README no longer says which libraries manifest.json records"
+    assert listed, "docs/reference/reproducible.md no longer says which libraries manifest.json records"
     requirements = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]["dependencies"]
     dependencies = {re.match(r"[A-Za-z0-9._-]+", r).group(0).lower() for r in requirements}
     groups = {"the font packages": {d for d in dependencies if d.startswith("fontpkg-")},
@@ -304,8 +307,8 @@ def readme_libraries() -> set[str]:
 
 
 def test_the_manifest_records_exactly_the_libraries_readme_names(default_kit):
-    """README's "Reproducible output" promises which libraries manifest.json records; a library
-    dropped from the manifest (or from README) fails here. Each is recorded with its version."""
+    """The "Reproducible output" page promises which libraries manifest.json records; a library
+    dropped from the manifest (or from the page) fails here. Each is recorded with its version."""
     from importlib.metadata import version
 
     promised = readme_libraries()

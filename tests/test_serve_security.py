@@ -529,11 +529,13 @@ def test_a_loopback_host_is_not_warned_of(host):
     assert process.stderr.read() == ""
 
 
-# ---- 12. the real limits, as README states them ----
+# ---- 12. the real limits, as the docs (docs/commands/serve.md) state them ----
 
 def readme_serve() -> str:
-    text = (ROOT / "README.md").read_text()
-    return text[text.index("## A page for teachers: `kitgen serve`"):].split("\n## ", 1)[0]
+    """The page of `kitgen serve` on the docs site (once README's section "A page for teachers")."""
+    from docs_text import page
+
+    return page("commands/serve.md")
 
 
 def test_readme_states_the_servers_real_limits():
