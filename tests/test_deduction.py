@@ -15,8 +15,7 @@ import yaml
 from PIL import ImageChops
 
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import (answers, build, case_payload, city, dealing, facts, texts, theme as theme_mod,
-                                    verify)
+from kitgen.games.deduction import answers, build, case_payload, city, dealing, facts, texts, theme as theme_mod, verify
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.names import identity
 

@@ -17,6 +17,7 @@ import yaml
 
 from kitgen.games.deduction import build, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import aids, board, town
+
 from raster import render_page
 
 MM = 72 / 25.4

@@ -15,8 +15,7 @@ from PIL import Image
 
 from kitgen import fonts, layouts, pictures
 from kitgen.cli import cli
-from kitgen.render import paint
-from kitgen.render import pictures as picture_drawing
+from kitgen.render import paint, pictures as picture_drawing
 from kitgen.render.pdf import new_canvas
 
 

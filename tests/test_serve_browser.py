@@ -122,8 +122,8 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
 
 
 def test_checking_pictures_shows_each_one_beside_what_the_check_says(server, browser, tmp_path):
-    from selenium.webdriver.common.by import By
     from PIL import Image
+    from selenium.webdriver.common.by import By
 
     files = []
     for i in range(20):

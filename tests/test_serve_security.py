@@ -575,7 +575,7 @@ def test_a_request_over_200_mb_is_refused_before_it_is_read():
                     connection.settimeout(3)
                 try:
                     status = connection.recv(200).split(b"\r\n")[0]
-                except socket.timeout:
+                except TimeoutError:
                     status = b"waiting for the rest"
             assert (status == b"HTTP/1.1 413 REQUEST ENTITY TOO LARGE") is refused, status
     finally:

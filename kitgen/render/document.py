@@ -1,8 +1,8 @@
 """Writing pages to PDF bytes with reportlab: one canvas per file."""
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import KitgenError
 from . import paint

@@ -13,7 +13,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from kitgen import scans
 from kitgen.errors import KitgenError
@@ -292,7 +292,7 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
     return problems
 
 
-@lru_cache(maxsize=None)
+@cache
 def _edition_layout(rows: int, duet: bool = False, ink: str = "normal"):
     """The built-in layout of a key's edition, with the ink saver laid over it for ``ink`` saver."""
     return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout,

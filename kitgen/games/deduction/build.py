@@ -8,8 +8,16 @@ from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
-from kitgen.games.deduction import pictures as pictures_mod
+from kitgen.games.deduction import (
+    case_payload,
+    city,
+    dealing,
+    facts,
+    layout as layout_mod,
+    pictures as pictures_mod,
+    texts,
+    theme as theme_mod,
+)
 from kitgen.games.deduction.render import aids, board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
