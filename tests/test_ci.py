@@ -111,7 +111,8 @@ def _deadline_problems(source: str, name: str) -> list[str]:
     problems = []
     for _, call in _settings_calls(ast.parse(source)):
         for keyword in call.keywords:
-            if keyword.arg == "deadline" and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
+            if keyword.arg == "deadline" and not (isinstance(keyword.value, ast.Constant)
+                                                  and keyword.value.value is None):
                 problems.append(f"{name}:{call.lineno}: a hypothesis deadline other than None")
             if keyword.arg is None:             # settings(**options): what it holds cannot be seen
                 problems.append(f"{name}:{call.lineno}: settings(**...) may hide a deadline")

@@ -87,7 +87,8 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
     top = max(p.y + p.height for p in rects) + spec.bleed
     radius = layout.marks.registration
     for x, y in ((left - radius * 2, mid_y), (right + radius * 2, mid_y), (mid_x, top + radius * 2)):
-        if margin + radius * 1.4 < x < page_size[0] - margin - radius * 1.4 and y < page_size[1] - margin - radius * 1.4:
+        inside = radius * 1.4
+        if margin + inside < x < page_size[0] - margin - inside and y < page_size[1] - margin - inside:
             registration_mark(c, x, y, radius)
 
 

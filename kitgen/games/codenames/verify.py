@@ -497,7 +497,7 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[
     results = []
     key = f"{key_payload.PREFIX}:"
     for where, image in scans.images(kind, value, dpi, found=lambda: any(r.payload.startswith(key) for r in results)):
-        results += check_image(image, where, secret, layout)
+        results.extend(check_image(image, where, secret, layout))     # in place: ``found`` reads this list
     if not results:
         raise KitgenError(scans.NO_CODE, source=target)
     return results

@@ -311,7 +311,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
             game, case, payload = p.slip_entries[index]
             slip_records.append({"mini_game": game, "holder": case.holder, "solver": case.solver,
                                  "file": "setup.pdf", "page": page_number,
-                                 "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
+                                 "card": placement.rect_to_page(spec.width, spec.height,
+                                                                (0, 0, spec.width, spec.height)),
                                  "payload": payload})
     sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name and "/" not in f.name]
     return {
