@@ -89,8 +89,9 @@ def draw_keys(c, count, page_width):
 
 
 def register_font():
-    import fontpkg_noto_sans
     from pathlib import Path
+
+    import fontpkg_noto_sans
 
     font = Path(fontpkg_noto_sans.__file__).parent / "files" / "NotoSans[wdth,wght].ttf"
     pdfmetrics.registerFont(TTFont("F", str(font)))

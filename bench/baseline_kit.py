@@ -51,7 +51,7 @@ def codename_pages(c):
 
 
 def tile_pages(c):
-    for side in (0, 1):
+    for _side in (0, 1):                          # the tiles' two sides alike
         for i in range(25):
             x, y = 20 * MM + (i % 5) * 36 * MM, 30 * MM + (i // 5) * 51 * MM
             c.setFillColor(baseline.FILL["RBNA"[i % 4]])

@@ -121,11 +121,12 @@ def _notched_top(x0: float, y0: float, x1: float, y1: float, radius: float) -> t
 
 
 def tuck_box(deck: Deck, stock: Stock, spec) -> Net:
-    """A tuck box (for a deck, or for loose pieces lying flat in a stack: ``Deck.layers``): front, right side, back, left side and a glue flap in a row; on top the lid
-    (over the back) with its tuck flap and a dust flap on each side, and a thumb notch in the
-    front; below, the floor (under the back), the front's bottom flap (glued to the floor) and
-    a dust flap on each side. Inside: the deck plus ``clearance`` (``depth_clearance`` on its
-    stack); every panel is ``fold_allowance`` larger than the room inside it."""
+    """A tuck box (for a deck, or for loose pieces lying flat in a stack: ``Deck.layers``): front,
+    right side, back, left side and a glue flap in a row; on top the lid (over the back) with its
+    tuck flap and a dust flap on each side, and a thumb notch in the front; below, the floor (under
+    the back), the front's bottom flap (glued to the floor) and a dust flap on each side. Inside:
+    the deck plus ``clearance`` (``depth_clearance`` on its stack); every panel is
+    ``fold_allowance`` larger than the room inside it."""
     short, long, per_card = card_room(deck, stock, spec)
     allowance = spec.fold_allowance
     stack = (deck.count if deck.layers is None else deck.layers) * per_card

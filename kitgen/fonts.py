@@ -5,6 +5,7 @@ instance. Another weight is cut once with fontTools' instancer into a static
 font, renamed so it cannot be mistaken for the regular face, and cached.
 """
 
+import functools
 import hashlib
 import importlib
 import json
@@ -12,7 +13,6 @@ import os
 import struct
 import tempfile
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from . import cache
@@ -253,7 +253,7 @@ def lacking(font_name: str, chars) -> set[str]:
     return {ch for ch in chars if ord(ch) not in cmap and not (ch.isspace() or ch in "\u200c\u200d")}
 
 
-@lru_cache(maxsize=None)
+@functools.cache                   # functools': ``cache`` here is kitgen's cache folder (from . import cache)
 def _outlines(font_name: str):
     """The glyph set, character map and units per em of a registered font's file."""
     import io
@@ -266,7 +266,7 @@ def _outlines(font_name: str):
     return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm
 
 
-@lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=8192)
 def glyph_ink(font_name: str, char: str) -> tuple[float, float, float, float] | None:
     """A character's ink box (left, bottom, right, top) from its origin, in ems; None when
     the font draws nothing for it."""

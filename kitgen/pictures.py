@@ -88,8 +88,8 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
             raise KitgenError(f"the SVG refers to {external}, which kitgen never fetches or reads; "
                               "embed everything in the SVG", source=where, line=line)
         if len(data) > MAX_SVG_BYTES:
-            raise KitgenError(f"SVG of {len(data) // 1_000_000} MB is too large (limit {MAX_SVG_BYTES // 1_000_000} MB)",
-                              source=where, line=line)
+            raise KitgenError(f"SVG of {len(data) // 1_000_000} MB is too large "
+                              f"(limit {MAX_SVG_BYTES // 1_000_000} MB)", source=where, line=line)
         svg_size(data, where)
         return Picture(name, data, True, None, caption)
     from PIL import Image, UnidentifiedImageError

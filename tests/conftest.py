@@ -1,4 +1,4 @@
-"""Shared fixtures: one default kit built per test session, and raster helpers.
+"""Shared fixtures: one default kit built per test session, raster helpers, and kitgen serve's app and client.
 
 Tests never touch the user's cache (fonts, pictures): KITGEN_CACHE points at a
 fresh folder for the whole session (child processes inherit it), so every run cuts
@@ -79,3 +79,18 @@ def default_layout():
     from kitgen import layouts
 
     return layouts.load("default")
+
+
+@pytest.fixture
+def app():
+    """kitgen serve's Flask app, with the token and address of tests/servetest.py."""
+    from kitgen.serve import app as serve_app
+
+    from servetest import ADDRESS, TOKEN
+
+    return serve_app.create_app(TOKEN, ADDRESS)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

@@ -125,7 +125,7 @@ def sheet_truth(shot: Shot, size: tuple[int, int], entries, dpi: float, layout) 
     for entry in entries:
         x0, _, _, y1 = entry["card"]
 
-        def corners(x, y, w, h, pad=0.0):        # a card box (points, y up) as page pixels
+        def corners(x, y, w, h, pad=0.0, x0=x0, y1=y1):     # a card box (points, y up) as page pixels
             return [((x0 + px) * s, (page_height - (y1 - card.size[1] + py)) * s)
                     for px, py in ((x - pad, y - pad), (x + w + pad, y - pad), (x + w + pad, y + h + pad),
                                    (x - pad, y + h + pad))]
@@ -263,7 +263,8 @@ def make_fixtures(folder, kit_folder):
             truth = sheet_truth(shot, source.size, on_sheet, dpi, layout)
             assert "edge" not in truth.values(), truth
             out = sorted(n for n, t in truth.items() if t == "out")
-            lines = [f"OK   key {n}/40 CLASSIC-EN ({name}): the key of its kit" for n, t in truth.items() if t == "whole"]
+            lines = [f"OK   key {n}/40 CLASSIC-EN ({name}): the key of its kit"
+                     for n, t in truth.items() if t == "whole"]
             lines += [f"FAIL key {n}/40 CLASSIC-EN ({name}): key {n}/40 CLASSIC-EN: part of its grid is outside the "
                       "picture; take the whole card" for n, t in truth.items() if t == "part"]
             lines.append(f"not in the picture: keys {', '.join(map(str, out))} of the same sheet")

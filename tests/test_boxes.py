@@ -446,8 +446,8 @@ def test_the_boxes_of_a_pdfx_kit_are_pdfx_too(tmp_path):
     """build --box --pdfx: boxes.pdf is PDF/X-1a like every other PDF of the kit (docs/design.md §8.11)."""
     from kitgen.render import pdfx
 
-    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--color", "cmyk", "--pdfx", "--box", "--keys", "2",
-                             "--out", "o"], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--color", "cmyk", "--pdfx", "--box",
+                             "--keys", "2", "--out", "o"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     data = (tmp_path / "o" / "classic-en" / "boxes.pdf").read_bytes()
     assert pdfx.problems(data, 300) == []

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,51 @@ def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
     assert (tmp_path / "pip-ran").exists()
 
 
+# what ruff checks (.ci/run): the package, the tests, the bench and the script that makes the docs' previews
+LINTED = "kitgen tests bench docs/previews.py"
+
+
+def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int):
+    """A copy of .ci/run whose tools are all present, and stand-ins for pip, ruff and python that
+    log how they were called (ruff exits ``ruff_exit``); what it does: (return code, the log)."""
+    line = next(line for line in SCRIPT.splitlines() if line.startswith("need /"))
+    (tmp_path / "present.icc").write_bytes(b"")
+    (tmp_path / ".ci").mkdir()
+    script = tmp_path / ".ci" / "run"
+    script.write_text(SCRIPT.replace(line, f"need {tmp_path}/present.icc scribus-data"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(shutil.which("dirname"), bin_dir / "dirname")
+    log = tmp_path / "log"
+    for tool, code in (("pdftotext", 0), ("chromium", 0), ("chromedriver", 0), ("gs", 0), ("apt-get", 100),
+                       ("pip", 0), ("ruff", ruff_exit), ("python", 0)):
+        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {log}\nexit {code}\n')
+        (bin_dir / tool).chmod(0o755)
+    result = subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)},
+                            capture_output=True, text=True)
+    return result.returncode, log.read_text().splitlines() if log.exists() else []
+
+
+def test_ci_runs_ruff_on_the_package_tests_and_bench_before_the_tests(tmp_path):
+    """.ci/run installs ruff at the test extra's lower bound and checks the package, the tests,
+    the bench and docs/previews.py with it; then it installs kitgen and runs the tests."""
+    code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=0)
+    assert code == 0
+    test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    bound = next(spec for spec in test_extra if spec.startswith("ruff"))
+    assert log == [f"pip install -q {bound}", f"ruff check {LINTED}", "pip install -e .[test]", "python -m pytest"]
+    for folder in LINTED.split():
+        assert (ROOT / folder).exists(), folder
+
+
+def test_ci_fails_when_ruff_finds_anything(tmp_path):
+    """A finding (ruff exits 1) stops CI there: kitgen is not installed nor the tests run, and
+    the run fails."""
+    code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=1)
+    assert code != 0
+    assert log[-1] == f"ruff check {LINTED}" and not any(line.startswith("python") for line in log)
+
+
 def test_ci_treats_a_skip_as_a_failure(tmp_path):
     """Under CI=true a skipped test, or a whole module skipped at import, fails the run."""
     (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
@@ -111,7 +157,8 @@ def _deadline_problems(source: str, name: str) -> list[str]:
     problems = []
     for _, call in _settings_calls(ast.parse(source)):
         for keyword in call.keywords:
-            if keyword.arg == "deadline" and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None):
+            if keyword.arg == "deadline" and not (isinstance(keyword.value, ast.Constant)
+                                                  and keyword.value.value is None):
                 problems.append(f"{name}:{call.lineno}: a hypothesis deadline other than None")
             if keyword.arg is None:             # settings(**options): what it holds cannot be seen
                 problems.append(f"{name}:{call.lineno}: settings(**...) may hide a deadline")

@@ -72,7 +72,8 @@ def test_characters_the_font_lacks(tmp_path):
 
 
 def test_words_too_long_to_fit(tmp_path):
-    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["Supercalifragilisticexpialidocious", "Pneumonoultramicroscopicsilicovolcanoconiosis"]))
+    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["Supercalifragilisticexpialidocious",
+                                                       "Pneumonoultramicroscopicsilicovolcanoconiosis"]))
     bad(tmp_path, "--deck", "w.txt", match=["2 word(s) do not fit", "Supercalifragilistic", "Pneumonoultra"])
 
 

@@ -15,8 +15,7 @@ import yaml
 from PIL import ImageChops
 
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import (answers, build, case_payload, city, dealing, facts, texts, theme as theme_mod,
-                                    verify)
+from kitgen.games.deduction import answers, build, case_payload, city, dealing, facts, texts, theme as theme_mod, verify
 from kitgen.games.deduction.render import board, cards, pages, slips
 from kitgen.names import identity
 
@@ -308,7 +307,7 @@ def test_the_board_joins_exactly_across_its_pieces(tmp_path, paper):
         x0 = right.board[0]                                # the overlap, in board points: [x0, x0 + overlap]
         y_low, y_high = max(left.board[1], 0), min(left.board[1] + left.board[3], layout.board.size[1])
 
-        def crop(piece):
+        def crop(piece, x0=x0, y_low=y_low, y_high=y_high):
             image = render_page(data, piece.number - 1, dpi)
             ax, ay = piece.at
             height = piece.page[1]

@@ -36,7 +36,8 @@ def share_of(image, box, colour, tolerance=10) -> float:
     x, y, w, h = (v * DPI / 72 for v in box)
     top = image.height - (y + h)
     region = image.crop((round(x), round(top), round(x + w), round(top + h)))
-    near = sum(1 for pixel in region.get_flattened_data() if max(abs(a - b) for a, b in zip(pixel, colour)) <= tolerance)
+    near = sum(1 for pixel in region.get_flattened_data()
+               if max(abs(a - b) for a, b in zip(pixel, colour)) <= tolerance)
     return near / (region.width * region.height)
 
 

@@ -17,6 +17,7 @@ import yaml
 
 from kitgen.games.deduction import build, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import aids, board, town
+
 from raster import render_page
 
 MM = 72 / 25.4
@@ -288,7 +289,7 @@ def test_each_player_has_an_aid_with_the_map_indents_and_a_full_card(built, key)
             for k, column in enumerate(columns):
                 end = columns[1] - spec.column_gap / 2 if k == 0 else x0 + slot.width
                 lines = {}
-                for ch, size, x, y in mine:
+                for _, size, x, y in mine:
                     if size >= spec.body.min_size and column - 1 <= x < end and y < y0 + slot.height - spec.band.height:
                         lines[round(y, 0)] = min(lines.get(round(y, 0), x), x)
                 starts = [x - column for x in lines.values()]

@@ -10,7 +10,7 @@ import json
 import re
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from PIL import ImageChops
@@ -56,7 +56,7 @@ def counts(kit) -> dict[str, int]:
     return {entry["path"]: entry["pages"] for entry in manifest["files"]}
 
 
-@lru_cache(maxsize=None)
+@cache
 def raster(path: str, index: int):
     return render_page(path, index, DPI).convert("L")
 

@@ -13,6 +13,7 @@ from kitgen import layouts
 from kitgen.games.deduction import build
 from kitgen.games.deduction.render import pages
 from kitgen.render.document import TWO_SIDED
+
 from oneline import kitgen, refused
 from pdfread import Pdf, interpret
 from raster import page_count, render_page

@@ -179,8 +179,10 @@ def test_the_setup_table_prints_the_dealt_tiles_row_by_row_in_the_themes_order(b
     games = dealing.deal(man["seed"], theme.counts, man["players"])
     for game in games:
         expected = [_squeezed(name,
-                              labels.no_suspect if game.suspect_tiles[i] == BLANK else theme.suspects[game.suspect_tiles[i]].name,
-                              labels.no_crime if game.crime_tiles[i] == BLANK else theme.crimes[game.crime_tiles[i]].name)
+                              labels.no_suspect if game.suspect_tiles[i] == BLANK
+                              else theme.suspects[game.suspect_tiles[i]].name,
+                              labels.no_crime if game.crime_tiles[i] == BLANK
+                              else theme.crimes[game.crime_tiles[i]].name)
                     for i, name in enumerate(theme.city.names)]
         assert printed_setup_rows(built[lang] / "setup.pdf", labels, game.number) == expected, game.number
 

@@ -173,18 +173,18 @@ def test_the_drawings_stand_under_their_titles(kits, lang, paper):
     art = texts.load(lang).rules.art
     width = columns.column_width(p.layout, p.page_size)
     found = {}
-    for number, (page_w, page_h, words) in enumerate(words_by_page(path)):
+    for number, (_, _, words) in enumerate(words_by_page(path)):
         for title, aspect, colours in ((art.setup_heading, p.layout.rules_art.setup.aspect, ("bystander",)),
                                        (art.example_heading, p.layout.rules_art.example.aspect, ("road", "player_1"))):
             first = title.split()[0]
-            for x0, y0, x1, y1, word in words:
+            for x0, y0, _, y1, word in words:
                 if word == first:
                     line = " ".join(w[4] for w in words if abs(w[1] - y0) < 1 and w[0] >= x0 - 1)
                     if line.startswith(title):
-                        found[title] = (number, x0, y1, width, width * aspect, colours, page_h)
+                        found[title] = (number, x0, y1, width, width * aspect, colours)
     assert set(found) == {art.setup_heading, art.example_heading}
     dpi = 50
-    for title, (number, x0, y1, w, h, colours, page_h) in found.items():
+    for title, (number, x0, y1, w, h, colours) in found.items():
         image = raster.render_page(str(path), number, dpi)
         s = dpi / 72
         region = image.crop((int(x0 * s), int(y1 * s), int((x0 + w) * s), int((y1 + h) * s)))
@@ -227,7 +227,7 @@ def test_at_most_two_pages_each_well_filled_nothing_outside(kits, lang, paper):
 
 @needs_pdftotext
 def test_kit_pdf_holds_the_rules_pages(kits):
-    for (lang, paper), kit in kits.items():
+    for (lang, _), kit in kits.items():
         printed = folded(kit / "kit.pdf")
         rules = texts.load(lang).rules
         assert fold(rules.faq.questions[0].answer) in printed

@@ -418,7 +418,7 @@ def test_no_orphan_widow_or_stranded_heading(blocks, room_lines):
     alone at a column's foot, its last line never alone at a column's head, and a heading is
     never the last line of a column."""
     lines, placed = _lines(blocks, room_lines * 11 + 3)
-    for index, ((block, _, first, last), (column, drop)) in enumerate(zip(lines, placed)):
+    for index, ((block, _, first, last), (column, _)) in enumerate(zip(lines, placed)):
         nxt = placed[index + 1][0] if index + 1 < len(placed) else None
         if block.keep_with_next and nxt is not None:
             assert nxt == column, "a heading ends a column"

@@ -63,8 +63,8 @@ def test_the_design_documents_test_vectors_are_what_the_code_gives():
             assert key_payload.encode(kit, deck[number - 1], key_deck.kit_secret(seed)) == text
     firsts = ", ".join(k.starting_team for k in key_deck.generate("kitgen classic-en 2026", editions.WORDS, 3))
     assert f"starts {firsts}." in section
-    assert f"`{single_games.game_code('kitgen classic-en 2026', 1)}`, `{single_games.game_code('kitgen classic-en 2026', 2)}`" \
-        in section
+    codes = [single_games.game_code("kitgen classic-en 2026", n) for n in (1, 2)]
+    assert f"`{codes[0]}`, `{codes[1]}`" in section
     assert str(seeded.Stream(key_deck.kit_secret("x"), "t").shuffle(list(range(10)))) in section
 
 

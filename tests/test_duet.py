@@ -101,7 +101,7 @@ def test_side_b_is_printed_behind_side_a_upright_for_its_player(duet_kits, mode)
         back_face = entry["side_b"]
         flip = _flip(mode, page_size, entry["card"], back_face["card"])
 
-        def behind(rect, front_rect) -> bool:
+        def behind(rect, front_rect, flip=flip) -> bool:
             (x0, y0), (x1, y1) = flip(rect[0], rect[1]), flip(rect[2], rect[3])
             mapped = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
             return all(abs(a - b) < 0.05 for a, b in zip(mapped, front_rect))
@@ -132,7 +132,8 @@ def test_both_sides_verify_from_the_pdf(duet_kits, mode):
         assert sorted(sides) == ["side A, as its player sees it", "side B, as its player sees it"], lines
 
 
-@pytest.mark.parametrize("options", [("--ink", "saver"), ("--color", "cmyk"), ("--paper", "letter", "--duplex", "none")])
+@pytest.mark.parametrize("options", [("--ink", "saver"), ("--color", "cmyk"),
+                                     ("--paper", "letter", "--duplex", "none")])
 def test_both_sides_verify_in_every_print_option(tmp_path, options):
     done = kitgen("build", "--edition", "duet", "--keys", "3", *options, "--out", "o", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

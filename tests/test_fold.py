@@ -167,7 +167,8 @@ def test_the_fold_line_is_dashed_through_the_gap(default_layout):
     image = render_page(pdf, 0, dpi).convert("L")
     row = round((page[1] - part.grid.fold.position) * dpi / 72)
     margin = round(default_layout.paper.margin * dpi / 72)
-    line = [min(image.getpixel((x, r)) for r in (row - 1, row)) < 128 for x in range(margin + 2, image.width - margin - 2)]
+    line = [min(image.getpixel((x, r)) for r in (row - 1, row)) < 128
+            for x in range(margin + 2, image.width - margin - 2)]
     runs = [len(m.group()) for m in re.finditer(r"1+|0+", "".join("1" if v else "0" for v in line))]
     dash = round(default_layout.marks.fold.dash * dpi / 72)
     assert len(runs) > 10 and all(abs(r - dash) <= 2 for r in runs[1:-1])

@@ -110,7 +110,8 @@ def test_the_cut_is_stable_keeps_the_source_timestamp_and_drops_what_reportlab_n
     assert not emptied
     assert cut["hmtx"]["A"][0] > source["hmtx"]["A"][0]          # bold is wider: the weight was applied
     # the glyphs no character reaches (alternates, small caps) are emptied: most of the saving
-    gone = [n for n in source.getGlyphOrder() if source["glyf"][n].numberOfContours and not cut["glyf"][n].numberOfContours]
+    gone = [n for n in source.getGlyphOrder()
+            if source["glyf"][n].numberOfContours and not cut["glyf"][n].numberOfContours]
     assert len(gone) > 1000 and not set(gone) & reachable
 
 def test_tests_never_touch_the_users_cache():

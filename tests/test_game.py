@@ -75,7 +75,8 @@ def test_same_code_different_host_seeds_different_keys():
     keys_a = {single_games.game_key("host A", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
     keys_b = {single_games.game_key("host B", code, editions.WORDS).grid for code in ("ABCDEF", "QWERTY", "ZZZZZZ")}
     assert not keys_a & keys_b
-    assert single_games.game_key("host A", "ABCDEF", editions.WORDS) == single_games.game_key("host A", "ABCDEF", editions.WORDS)
+    assert single_games.game_key("host A", "ABCDEF", editions.WORDS) == \
+        single_games.game_key("host A", "ABCDEF", editions.WORDS)
     # the code itself depends on the seed too
     assert single_games.game_code("host A", 1) != single_games.game_code("host B", 1)
 

@@ -11,8 +11,16 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
-from kitgen.games.codenames import (duet_keys, editions, forum_boards, key_payload, layout as layout_mod, single_games,
-                                    texts, verify)
+from kitgen.games.codenames import (
+    duet_keys,
+    editions,
+    forum_boards,
+    key_payload,
+    layout as layout_mod,
+    single_games,
+    texts,
+    verify,
+)
 from kitgen.games.codenames.duet_keys import half_turn
 from kitgen.games.codenames.render import cell_symbols
 

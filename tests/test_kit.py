@@ -73,7 +73,8 @@ def test_each_word_is_printed_twice_in_opposite_directions(default_kit):
         direction = lambda run: (run[-1][0] - run[0][0], run[-1][1] - run[0][1])  # noqa: E731
         (ux, uy), (tx, ty) = direction(upright), direction(turned)
         assert ux * tx + uy * ty < 0            # opposite reading directions
-        assert max(max(c[2], c[3]) for c in upright) > max(max(c[2], c[3]) for c in turned)   # the turned copy is smaller
+        # the turned copy is smaller
+        assert max(max(c[2], c[3]) for c in upright) > max(max(c[2], c[3]) for c in turned)
 
 
 def test_every_key_qr_decodes_from_a_150_dpi_raster(default_kit):
@@ -114,7 +115,8 @@ def test_printed_grid_matches_the_payload_at_the_manifest_cells(default_kit):
             for cell in k["cells"]:
                 left, top, right, bottom = to_pixels(cell, mm(297), 100)
                 # the ring between the cell's edge and its symbol carries the colour
-                votes = Counter(classify(image.getpixel((int(left + (right - left) * fx), int(top + (bottom - top) * fy))))
+                votes = Counter(classify(image.getpixel((int(left + (right - left) * fx),
+                                                         int(top + (bottom - top) * fy))))
                                 for fx, fy in ((0.18, 0.5), (0.82, 0.5), (0.5, 0.18), (0.5, 0.82)))
                 printed += votes.most_common(1)[0][0]
             assert printed == "".join(grid), f"key {k['number']}"

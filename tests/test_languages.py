@@ -57,8 +57,8 @@ def test_persian_words_extract_in_logical_order_with_zwnj_and_lam_alef(kits):
 def test_russian_words_extract_with_yo(kits):
     folder, _, _ = kits["ru"]
     lines = extract(folder / "codenames.pdf")
-    printed = [w.upper() for card in build.contents.build(kitfile.load(kitfile.kit_path(None, None, "ru"))).codename_cards
-               for w in (card.front, card.back)]
+    cards = build.contents.build(kitfile.load(kitfile.kit_path(None, None, "ru"))).codename_cards
+    printed = [w.upper() for card in cards for w in (card.front, card.back)]
     assert any("Ё" in w for w in printed)
     for word in printed:
         assert lines.count(word) == 2, word

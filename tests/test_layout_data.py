@@ -86,7 +86,8 @@ def test_registration_marks_take_their_size_from_the_layout(tmp_path):
         first = max(cards, key=lambda r: (r[1], -r[0]))
         x = (first[0] + first[2]) / 2 * dpi / 72
         y = (manifest["files"][0]["page_size"][1] - max(r[3] for r in cards) - mm(3) - 2 * mm(radius)) * dpi / 72
-        column = [min(page.getpixel((round(x) + d, row)) for d in (-2, -1, 0, 1, 2)) < 160 for row in range(page.height)]
+        column = [min(page.getpixel((round(x) + d, row)) for d in (-2, -1, 0, 1, 2)) < 160
+                  for row in range(page.height)]
         top = bottom = round(y)
         while column[top - 1]:
             top -= 1

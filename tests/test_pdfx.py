@@ -175,7 +175,7 @@ def test_only_cmyk_and_grey_colour_and_every_cmyk_colour_within_the_ink_limit(fi
     """Read by tests/pdfread.py: no RGB operator or colour space; k and K at most 300 % in all; the
     only inline images are the QR codes' stencil masks (/IM true: they paint in the fill colour,
     which PDF/X-1a allows: no transparency)."""
-    for name, path in files:
+    for _, path in files:
         data = path.read_bytes()
         found = list(colour_operators(data))
         assert any(op == "k" for op, _ in found), path
@@ -238,7 +238,7 @@ def test_no_transparency_soft_mask_or_group(files):
 
 
 def test_the_kernel_checks_find_nothing_to_refuse(files):
-    for name, path in files:
+    for _, path in files:
         assert pdfx.problems(path.read_bytes(), 300) == [], path
 
 
@@ -246,7 +246,7 @@ def test_the_kernel_checks_find_nothing_to_refuse(files):
 def test_ghostscript_renders_every_file_without_a_warning(files):
     """Not quiet (-q hides what Ghostscript repaired, such as a bad xref offset): nothing on stderr,
     no error, warning or repair note among what it says."""
-    for name, path in files:
+    for _, path in files:
         result = subprocess.run([GS, "-dNOPAUSE", "-dBATCH", "-dSAFER", "-dPDFSTOPONERROR", "-dPDFSTOPONWARNING",
                                  "-sDEVICE=nullpage", str(path)], capture_output=True, text=True)
         assert result.returncode == 0 and result.stderr == "", (path, result)

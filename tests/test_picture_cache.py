@@ -15,8 +15,7 @@ from PIL import Image
 
 from kitgen import fonts, layouts, pictures
 from kitgen.cli import cli
-from kitgen.render import paint
-from kitgen.render import pictures as picture_drawing
+from kitgen.render import paint, pictures as picture_drawing
 from kitgen.render.pdf import new_canvas
 
 
@@ -40,8 +39,8 @@ def png(colour, size=(300, 200), mode="RGB") -> bytes:
 @pytest.fixture
 def counted(monkeypatch):
     """Empty picture caches for this test (the process's own are put back after), no picture
-    store on disk (tests/test_picture_disk_cache.py tests that), and counters: SVG parses by the digest of what svglib was given, renderPDF renders,
-    and raster pictures opened by Pillow."""
+    store on disk (tests/test_picture_disk_cache.py tests that), and counters: SVG parses by the
+    digest of what svglib was given, renderPDF renders, and raster pictures opened by Pillow."""
     import reportlab.graphics.renderPDF
     import svglib.svglib
 
@@ -226,7 +225,7 @@ def test_the_canvas_state_a_drawing_meets_is_part_of_what_is_given_again(monkeyp
 
     for before in (faint, non_zero):
         assert one_page(picture, layout, before=before) == uncached(
-            monkeypatch, lambda: one_page(picture, layout, before=before))
+            monkeypatch, lambda before=before: one_page(picture, layout, before=before))
 
 
 def old_prepared(parsed, stand_in, font, current, cmyk):
@@ -294,7 +293,7 @@ def test_a_raster_picture_is_decoded_once_per_colour_mode(monkeypatch, counted):
         counted["opens"] = 0
         pages = [one_page(rgba, layout) for _ in range(3)]
         assert counted["opens"] == 1
-        assert pages[0] == pages[1] == pages[2] == uncached(monkeypatch, lambda: one_page(rgba, layout))
+        assert pages[0] == pages[1] == pages[2] == uncached(monkeypatch, lambda layout=layout: one_page(rgba, layout))
 
 
 def test_a_raster_picture_heavier_than_the_budget_is_decoded_each_time(monkeypatch, counted):

@@ -236,7 +236,8 @@ def test_proof_and_deck_check_of_a_picture_deck(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "PASS 21 distinct pictures" in result.stdout and "WARN tiny.png" in result.stdout
     assert "PASS key split 8/7/4/1 on all 6 keys" in result.stdout
-    text = "".join(p.get_textpage().get_text_range() for p in pdfium.PdfDocument(str(tmp_path / "p" / "pics-proof.pdf")))
+    proof = pdfium.PdfDocument(str(tmp_path / "p" / "pics-proof.pdf"))
+    text = "".join(p.get_textpage().get_text_range() for p in proof)
     assert "C001a" in text and "K6" in text
 
 

@@ -21,7 +21,7 @@ from PIL import Image
 
 from kitgen.serve import app as serve_app, children, fields, jobs, limits, uploads
 
-from servetest import ADDRESS, CSV, TOKEN, WORDS, Upload, app, client, deck  # noqa: F401 (app and client are fixtures)
+from servetest import ADDRESS, CSV, TOKEN, WORDS, Upload, deck
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,8 +131,8 @@ def test_localhost_at_the_same_port_is_the_same_server(client):
 def test_the_page_has_a_label_for_every_field_and_fetches_nothing_from_elsewhere(client):
     page = client.get(f"/?token={TOKEN}", base_url=f"http://{ADDRESS}").data.decode()
     ids = re.findall(r"<(?:input|select|textarea)[^>]*\bid=\"([^\"]+)\"", page)
-    labelled = set(re.findall(r"<label for=\"([^\"]+)\"", page)) | set(re.findall(r"<label[^>]*><input[^>]*\bid=\"([^\"]+)\"",
-                                                                                     page))
+    labelled = set(re.findall(r"<label for=\"([^\"]+)\"", page)) | \
+        set(re.findall(r"<label[^>]*><input[^>]*\bid=\"([^\"]+)\"", page))
     radios = re.findall(r"<label><input type=\"radio\"", page)
     assert ids and set(ids) <= labelled, set(ids) - labelled
     assert len(radios) == 5              # words, pictures, duet, deduction, single-game sheets

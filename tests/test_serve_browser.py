@@ -122,8 +122,8 @@ def test_a_teacher_uploads_a_csv_builds_and_downloads_a_pdf_with_the_words(serve
 
 
 def test_checking_pictures_shows_each_one_beside_what_the_check_says(server, browser, tmp_path):
-    from selenium.webdriver.common.by import By
     from PIL import Image
+    from selenium.webdriver.common.by import By
 
     files = []
     for i in range(20):
@@ -140,7 +140,8 @@ def test_checking_pictures_shows_each_one_beside_what_the_check_says(server, bro
     assert first.find_element(By.TAG_NAME, "figcaption").text.startswith("Photo 0.png\nWARN ")
     image = first.find_element(By.TAG_NAME, "img")
     assert image.get_attribute("alt") == "Photo 0.png"
-    assert wait(lambda: browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)) == 50
+    assert wait(lambda: browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth",
+                                               image)) == 50
     assert all(f.find_element(By.TAG_NAME, "figcaption").text == f"Photo {i}.png" for i, f in
                zip(sorted(range(1, 20), key=lambda n: f"Photo {n}.png"), figures[1:]))
     assert browser.find_element(By.ID, "words-checked").get_attribute("hidden")
@@ -174,8 +175,8 @@ def test_the_page_works_with_a_keyboard_alone(server, browser):
         reached.append(browser.switch_to.active_element.get_attribute("id"))
         if reached[-1] == "build":
             break
-    assert reached[0] == "kind-words" and {"words", "kit-name", "deck-file", "builtin", "lang", "paper", "duplex", "ink", "keys", "seed", "check",
-            "build"} <= set(reached), reached
+    assert reached[0] == "kind-words" and {"words", "kit-name", "deck-file", "builtin", "lang", "paper", "duplex",
+                                           "ink", "keys", "seed", "check", "build"} <= set(reached), reached
     builtin = browser.find_element(By.ID, "builtin")
     builtin.send_keys("class-science")
     browser.find_element(By.ID, "keys").send_keys("2")
@@ -193,7 +194,8 @@ def test_single_game_sheets_from_a_classroom_deck(server, browser):
     assert not browser.find_element(By.ID, "check").is_displayed()
     assert browser.find_element(By.ID, "players").is_displayed()
     browser.find_element(By.ID, "kind-sheets").click()
-    assert not browser.find_element(By.ID, "paper").is_displayed() and browser.find_element(By.ID, "count").is_displayed()
+    assert not browser.find_element(By.ID, "paper").is_displayed()
+    assert browser.find_element(By.ID, "count").is_displayed()
     assert browser.find_element(By.ID, "check").is_displayed()
     assert browser.find_element(By.ID, "sheet-edition").is_displayed()
     Select(browser.find_element(By.ID, "builtin")).select_by_value("class-science")
@@ -273,7 +275,8 @@ HOSTILE = """<!doctype html><html><body>
 <input name="deck" value="class-science"></form>
 <script>
 // what any page on another local port could try: a no-cors fetch, then a form POST, with the user's cookie
-fetch('{base}/jobs', {{method: 'POST', mode: 'no-cors', credentials: 'include', body: new URLSearchParams('deck=class-science')}})
+fetch('{base}/jobs', {{method: 'POST', mode: 'no-cors', credentials: 'include',
+                      body: new URLSearchParams('deck=class-science')}})
   .catch(() => null).then(() => fetch('{base}/build', {{method: 'POST', mode: 'no-cors', credentials: 'include',
     body: 'deck=class-science', headers: {{'Content-Type': 'text/plain'}}}})).catch(() => null)
   .then(() => {{ document.title = 'tried'; document.getElementById('f').submit(); }});

@@ -21,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 from kitgen import layouts
 from kitgen.serve import app as serve_app, children, fields, limits, uploads, workspace
 
-from servetest import ADDRESS, TOKEN, app, client, deck  # noqa: F401 (app and client are fixtures)
+from servetest import ADDRESS, TOKEN, deck
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,9 +161,10 @@ def test_confinement_is_the_kernels_for_every_path(tmp_path, monkeypatch):
     monkeypatch.setenv(layouts.CONFINED, str(inside))
     assert layouts.load(str(inside / "a.yaml")) is not None
     assert layouts.load("default") is not None
-    for path, source in ((outside, None), (inside / "b.yaml", "b.yaml")):
-        with pytest.raises(layouts.KitgenError, match="neither a built-in layout nor one that was uploaded"):
+    for path, source in ((outside, None), (inside / "b.yaml", "b.yaml")):        # the file that named it, if any
+        with pytest.raises(layouts.KitgenError, match="neither a built-in layout nor one that was uploaded") as raised:
             layouts.load(str(path))
+        assert (raised.value.source and Path(raised.value.source).name) == source
     monkeypatch.delenv(layouts.CONFINED)
     assert layouts.load(str(inside / "b.yaml")) is not None            # the command line itself is not confined
 
@@ -238,7 +239,8 @@ def test_every_route_of_the_app_needs_the_token(app, client):
 
 def test_every_route_answers_its_job_files_only_with_the_token(client):
     key = post(client, "/jobs", {"deck": deck(), "keys": "2"}).get_json()["job"]
-    until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()["state"] != "building")
+    until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()["state"]
+          != "building")
     for url in (f"/jobs/{key}", f"/jobs/{key}/kit.zip", f"/jobs/{key}/files/kit.pdf", f"/jobs/{key}/previews/keys.pdf"):
         assert client.get(f"{url}?token={TOKEN}", base_url=f"http://{ADDRESS}").status_code == 200, url
         client.delete_cookie(serve_app.TOKEN_COOKIE, domain="127.0.0.1")
@@ -304,7 +306,7 @@ def test_at_most_four_children_and_eight_waiting_then_busy_in_one_line(client, f
         assert client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()["state"] == "building"
     (fake / "go").touch()
     for key in keys:
-        until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
+        until(lambda key=key: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
               ["state"] == "failed")
     assert len(list(fake.glob("*.pid"))) == 12 and running(fake) == []
     assert post(client, "/jobs", {"deck": deck()}).status_code == 202          # room again
@@ -314,13 +316,13 @@ def test_finished_jobs_are_forgotten_oldest_first_and_never_an_unfinished_one(cl
     (fake / "go").touch()
     done = [post(client, "/jobs", {"deck": deck()}).get_json()["job"] for _ in range(limits.KEPT_JOBS)]
     for key in done:
-        until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
+        until(lambda key=key: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
               ["state"] == "failed")
     (fake / "go").unlink()
     waiting = [post(client, "/jobs", {"deck": deck()}).get_json()["job"] for _ in range(3)]
     (fake / "go").touch()
     for key in waiting:
-        until(lambda: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
+        until(lambda key=key: client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").get_json()
               ["state"] == "failed")
     kept = [key for key in done + waiting
             if client.get(f"/jobs/{key}?token={TOKEN}", base_url=f"http://{ADDRESS}").status_code == 200]
@@ -540,7 +542,8 @@ def readme_serve() -> str:
 
 def test_readme_states_the_servers_real_limits():
     section = readme_serve()
-    for said, value in ((r"([\d,]+) MB", limits.MAX_REQUEST_BYTES // 1_000_000), (r"([\d,]+) files", limits.MAX_FILES),
+    for said, value in ((r"([\d,]+) MB", limits.MAX_REQUEST_BYTES // 1_000_000),
+                        (r"([\d,]+) files", limits.MAX_FILES),
                         (r"([\d,]+) kitgen processes run at once", limits.MAX_CHILDREN),
                         (r"([\d,]+) more wait", limits.MAX_WAITING),
                         (r"([\d,]+) GB of memory", limits.CHILD_MEMORY // 2**30),
@@ -555,7 +558,8 @@ def test_a_thousand_files_are_taken_and_one_more_is_refused(client, monkeypatch)
     assert limits.MAX_FILES == 1_000
     seen = []
     monkeypatch.setattr(children, "run_kitgen", lambda args, folder, *a, **k: seen.append(
-        len(list((folder / "upload" / "pictures").iterdir()))) or subprocess.CompletedProcess(args, 2, "", "kitgen: error: x"))
+        len(list((folder / "upload" / "pictures").iterdir())))
+        or subprocess.CompletedProcess(args, 2, "", "kitgen: error: x"))
     files = [deck(f"p{i}.png", b"x") for i in range(limits.MAX_FILES + 1)]
     answer = post(client, "/build", {"deck": files, "edition": "pictures"})
     assert (answer.status_code, answer.get_json()) == (400, {"error": "1001 files uploaded: at most 1000 in one build"})
@@ -580,7 +584,7 @@ def test_a_request_over_200_mb_is_refused_before_it_is_read():
                     connection.settimeout(3)
                 try:
                     status = connection.recv(200).split(b"\r\n")[0]
-                except socket.timeout:
+                except TimeoutError:
                     status = b"waiting for the rest"
             assert (status == b"HTTP/1.1 413 REQUEST ENTITY TOO LARGE") is refused, status
     finally:

@@ -120,7 +120,8 @@ def tiny_part(duplex, default_layout, page, size=(25, 20)):
         c.setFillColor(Color(0, 0, 0))
         c.rect(0, spec.height - mm(6), mm(6), mm(6), stroke=0, fill=1)
 
-    cards = CardSet("t", "t", spec, 6 if size == (25, 20) else 4, lambda c, i: face(c, i, False), lambda c, i: face(c, i, True))
+    cards = CardSet("t", "t", spec, 6 if size == (25, 20) else 4, lambda c, i: face(c, i, False),
+                    lambda c, i: face(c, i, True))
     return document.card_part(cards, default_layout, page, duplex)
 
 

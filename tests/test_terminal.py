@@ -57,8 +57,9 @@ USAGE_ERRORS = {   # id: (arguments, what the line says, the command whose help 
     "bad choice after =": (["game", "--format=doc"], "--format must be one of pdf, markdown, bbcode, html, text, "
                                                      "not 'doc'", "kitgen game"),
     "no such command": (["buidl"], "no kitgen command 'buidl'; did you mean build?", "kitgen"),
-    "no such command, nothing close": (["nosuch"], "no kitgen command 'nosuch'; the commands are box, build, calibrate, "
-                                                   "deck, game, keys, preview, proof, serve, verify, web", "kitgen"),
+    "no such command, nothing close": (["nosuch"], "no kitgen command 'nosuch'; the commands are box, build, "
+                                                   "calibrate, deck, game, keys, preview, proof, serve, verify, web",
+                                       "kitgen"),
     "no such deck command": (["deck", "chek"], "no kitgen deck command 'chek'; did you mean check?", "kitgen deck"),
     "extra argument": (["verify", "a", "b"], "unexpected argument 'b': kitgen verify takes one TARGET; quote it "
                                              "if it has spaces", "kitgen verify"),

@@ -91,8 +91,8 @@ def _flat_card(folder, key, dpi):
     left, top, right, bottom = (round(v) for v in to_pixels((x0 - 10, y0 - 10, x1 + 10, y1 + 10), height, dpi))
 
     def at(box):
-        l, t, r, b = to_pixels(box, height, dpi)
-        return l - left, t - top, r - left, b - top
+        box_left, box_top, box_right, box_bottom = to_pixels(box, height, dpi)
+        return box_left - left, box_top - top, box_right - left, box_bottom - top
     return page.crop((left, top, right, bottom)), at
 
 

@@ -394,7 +394,8 @@ def _overlap_off(payload: str) -> str:
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda p: p.rsplit(":", 1)[0], "it has 6 fields separated by \":\", not 7 (KG1:KIT:N/TOTAL:D:ROWS-A:ROWS-B:CHECK)"),
+    (lambda p: p.rsplit(":", 1)[0],
+     "it has 6 fields separated by \":\", not 7 (KG1:KIT:N/TOTAL:D:ROWS-A:ROWS-B:CHECK)"),
     (lambda p: p + ":X", "not 7"),
     (lambda p: p.replace(":D:N", ":D:R", 1), "side A's grid is not 5 rows of 5 letters G, N or A"),
     (lambda p: ":".join(p.split(":")[:5] + [p.split(":")[5][:-1]] + p.split(":")[6:]), "side B's grid is not 5 rows"),

@@ -1,7 +1,7 @@
 """A set of double-sided cards of one size, as the imposer and writer see it."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .sheet import CardSpec
 

@@ -1,8 +1,8 @@
 """Writing pages to PDF bytes with reportlab: one canvas per file."""
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import KitgenError
 from . import paint
@@ -87,7 +87,8 @@ def _proof_marks(c, page: Page, spec, layout, options: PrintOptions, number: int
     top = max(p.y + p.height for p in rects) + spec.bleed
     radius = layout.marks.registration
     for x, y in ((left - radius * 2, mid_y), (right + radius * 2, mid_y), (mid_x, top + radius * 2)):
-        if margin + radius * 1.4 < x < page_size[0] - margin - radius * 1.4 and y < page_size[1] - margin - radius * 1.4:
+        inside = radius * 1.4
+        if margin + inside < x < page_size[0] - margin - inside and y < page_size[1] - margin - inside:
             registration_mark(c, x, y, radius)
 
 

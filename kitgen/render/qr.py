@@ -13,7 +13,7 @@ thousands of texts (tests/test_qr_encoder.py), so a printed key never changes by
 accident."""
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import itemgetter
 
 # A fixed mask is legal (ISO/IEC 18004 lets the encoder choose any of the 8)
@@ -63,7 +63,7 @@ def _data_bits(segments, version: int) -> int:
                for mode, data in segments)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _capacities() -> tuple[int, ...]:
     from qrcode.constants import ERROR_CORRECT_M
     from qrcode.util import BIT_LIMIT_TABLE
@@ -80,7 +80,7 @@ def _fit(segments) -> int:
     raise ValueError(f"{sum(len(data) for _, data in segments)} characters are too many for a QR code")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _version(number: int) -> _Version:
     """What every symbol of a version shares, taken from ``qrcode``: the symbol made with every
     data bit light and with every data bit dark differs exactly in the data modules."""
@@ -119,7 +119,7 @@ def _version(number: int) -> _Version:
     return _Version(number, n, blocks, capacity, bits, mask, pick)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _products(ec: int) -> tuple[int, ...]:
     """For each byte f, f times the generator polynomial of ``ec`` error-correction codewords
     (without its leading term), as one ``ec``-byte integer: one step of the shift register."""

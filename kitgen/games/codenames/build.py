@@ -10,8 +10,15 @@ from kitgen.errors import KitgenError
 from kitgen.games.codenames import contents, duet_keys, key_payload, layout as layout_mod, picture_decks, texts, web
 from kitgen.games.codenames.key_deck import ALGORITHM_VERSION, kit_secret
 from kitgen.games.codenames.model import Kit, layout_overlays
-from kitgen.games.codenames.render import (agent_tiles, campaign_sheet, codename_cards, key_cards, picture_cards,
-                                           rules_sheet, timer_tokens)
+from kitgen.games.codenames.render import (
+    agent_tiles,
+    campaign_sheet,
+    codename_cards,
+    key_cards,
+    picture_cards,
+    rules_sheet,
+    timer_tokens,
+)
 from kitgen.messages import label
 from kitgen.output import BuiltFile, Progress, file_entries, write_kit
 from kitgen.render import pdfx, percard, pod, press, qr, text

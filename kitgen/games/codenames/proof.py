@@ -314,7 +314,8 @@ def _heatmaps(sheet: Sheet):
                    paint.colour(layout, "blue"))
     sheet.c.setFillColor(sheet.ink)
     sheet.c.setFont(sheet.font, sizes.small)
-    sheet.c.drawString(margin, bar_y - 10, f"starting team: red {report.starting['R']} \u00b7 blue {report.starting['B']}")
+    sheet.c.drawString(margin, bar_y - 10,
+                       f"starting team: red {report.starting['R']} \u00b7 blue {report.starting['B']}")
     sheet.y = bar_y - 14
 
 

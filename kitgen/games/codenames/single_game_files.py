@@ -60,7 +60,7 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
         data = game_sheets.render(games, kit.edition, layout, fonts, messages, size, f"{kit.name}: {count} game(s)")
         contents = {"games.pdf": data}
     else:
-        colours = {k: "#%02X%02X%02X" % tuple(round(255 * v) for v in cell_symbols.type_colours(layout, k)[0].rgb())
+        colours = {k: "#" + "".join(f"{round(255 * v):02X}" for v in cell_symbols.type_colours(layout, k)[0].rgb())
                    for k in ("GNA" if kit.edition.cooperative else "RBNA")}
         contents = {name: text.encode("utf-8") for name, text in
                     forum_boards.write_all(games, kit.edition, messages, fmt, colours,

@@ -13,7 +13,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from kitgen import scans
 from kitgen.errors import KitgenError
@@ -292,7 +292,7 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
     return problems
 
 
-@lru_cache(maxsize=None)
+@cache
 def _edition_layout(rows: int, duet: bool = False, ink: str = "normal"):
     """The built-in layout of a key's edition, with the ink saver laid over it for ``ink`` saver."""
     return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout,
@@ -497,7 +497,7 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[
     results = []
     key = f"{key_payload.PREFIX}:"
     for where, image in scans.images(kind, value, dpi, found=lambda: any(r.payload.startswith(key) for r in results)):
-        results += check_image(image, where, secret, layout)
+        results.extend(check_image(image, where, secret, layout))     # in place: ``found`` reads this list
     if not results:
         raise KitgenError(scans.NO_CODE, source=target)
     return results

@@ -8,8 +8,16 @@ from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts, output
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import case_payload, city, dealing, facts, layout as layout_mod, texts, theme as theme_mod
-from kitgen.games.deduction import pictures as pictures_mod
+from kitgen.games.deduction import (
+    case_payload,
+    city,
+    dealing,
+    facts,
+    layout as layout_mod,
+    pictures as pictures_mod,
+    texts,
+    theme as theme_mod,
+)
 from kitgen.games.deduction.render import aids, board, cards, notepad, pages, slips
 from kitgen.output import BuiltFile, Progress, file_entries
 from kitgen.render import pdfx, percard, pod, press
@@ -303,7 +311,8 @@ def _manifest(kit: Kit, p: Prepared, files, slips_part: CardPart, first_page: in
             game, case, payload = p.slip_entries[index]
             slip_records.append({"mini_game": game, "holder": case.holder, "solver": case.solver,
                                  "file": "setup.pdf", "page": page_number,
-                                 "card": placement.rect_to_page(spec.width, spec.height, (0, 0, spec.width, spec.height)),
+                                 "card": placement.rect_to_page(spec.width, spec.height,
+                                                                (0, 0, spec.width, spec.height)),
                                  "payload": payload})
     sheets = [f for f in files if f.name.endswith(".pdf") and "-cards" not in f.name and "/" not in f.name]
     return {

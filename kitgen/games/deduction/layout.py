@@ -14,7 +14,8 @@ def check(layout, fail) -> None:
     from kitgen.games.deduction.render import board as board_mod
 
     p = board_mod.parts(layout, (0.0, 0.0, width, height))
-    inner = (spec.padding - 1e-6, spec.padding - 1e-6, width - 2 * spec.padding + 2e-6, height - 2 * spec.padding + 2e-6)
+    inner = (spec.padding - 1e-6, spec.padding - 1e-6,
+             width - 2 * spec.padding + 2e-6, height - 2 * spec.padding + 2e-6)
     boxes = (p.name, p.suspect, p.crime, p.emblem, p.spot)
     if not all(_inside(b, inner) for b in boxes + p.feet) or any(
             _overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):

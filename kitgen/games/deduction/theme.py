@@ -137,7 +137,8 @@ class _Reader:
                 unknown = set(item) - allowed
                 if unknown or "name" not in item:
                     self.fail(where, f"each of the {kind} is a name or {{{', '.join(sorted(allowed))}}}"
-                                     + (f"; unknown key {sorted(unknown)[0]!r}" if unknown else "; the name is missing"))
+                                     + (f"; unknown key {sorted(unknown)[0]!r}" if unknown
+                                        else "; the name is missing"))
                 name = self.name(item["name"], where + ("name",))
                 picture = self.picture(item["picture"], where + ("picture",)) if "picture" in item else None
                 if "at" in item:

@@ -114,7 +114,8 @@ def check(text: str, seed: str | None, names: Names | None, at: str | None, kit_
         where = location_index(names, at)
         answer = answers.at(names.city, game, slip.case, where)
         discs, cubes = answer.counts
-        detail = [f"{what} here" for what in answer.discs] + [f"{what} at {names.city.names[n]}" for n, what in answer.cubes]
+        detail = [f"{what} here" for what in answer.discs] + [f"{what} at {names.city.names[n]}"
+                                                              for n, what in answer.cubes]
         result.notes.append(f"an investigator on {names.city.names[where]} gets {discs} disc(s) and {cubes} cube(s)"
                             + (f": {'; '.join(detail)}" if detail else ""))
     return result
@@ -155,7 +156,8 @@ def _painted_problem(image, dpi: float, page_size, code_box, names: Names, slip,
     x0, y0, _, _ = code_box
     origin = (x0 - (width - spec.margin - spec.qr), y0 - (third + spec.margin))
     font_names = fonts_mod.register_roles(layout)
-    theme = SimpleNamespace(suspects=tuple(Entry(n) for n in names.suspects), crimes=tuple(Entry(n) for n in names.crimes),
+    theme = SimpleNamespace(suspects=tuple(Entry(n) for n in names.suspects),
+                            crimes=tuple(Entry(n) for n in names.crimes),
                             locations=tuple(Entry(n) for n in names.city.names))
     cards = slips.slips([(slip.game, slip.case, payload)], theme, layout, font_names, texts.load(names.language).labels,
                         "check", blank_backs=False)

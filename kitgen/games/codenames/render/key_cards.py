@@ -74,7 +74,7 @@ def card_set(keys: tuple[KeyCard, ...], payloads: list[str], layout, fonts: dict
         """What a key's face has of its own: its cells' places, its QR, its number and the kit id."""
         key = keys[i]
         for kind in sorted(set(grid_cells)):           # defined in one order: the same bytes in any process
-            forms.define(c, cell_forms[kind], (0, 0, cell_w, cell_h), lambda c: cell(c, kind))
+            forms.define(c, cell_forms[kind], (0, 0, cell_w, cell_h), lambda c, kind=kind: cell(c, kind))
         forms.place_each(c, [(cell_forms[kind], x, y) for kind, (x, y, _, _) in zip(grid_cells, cells)])
         qx, qy, qsize, _ = card.qr.box
         qr.draw(c, payloads[i], qx, qy, qsize, ink[card.qr.colour])

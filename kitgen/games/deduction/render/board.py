@@ -12,8 +12,7 @@ import math
 from dataclasses import dataclass
 
 from kitgen.errors import KitgenError
-from kitgen.games.deduction import city as city_mod, facts
-from kitgen.games.deduction import pictures as pictures_mod
+from kitgen.games.deduction import city as city_mod, facts, pictures as pictures_mod
 from kitgen.games.deduction.render import town as town_mod
 from kitgen.games.deduction.render.emblems import emblem
 from kitgen.render import paint, text

@@ -73,8 +73,8 @@ def player_shape(c, player: int, cx: float, cy: float, size: float, fill):
         c.circle(cx, cy, r * 0.85, stroke=0, fill=1)
     else:
         if shape == "triangle":
-            points = [(cx + r * math.cos(math.radians(90 + 120 * i)), cy - r * 0.15 + r * math.sin(math.radians(90 + 120 * i)))
-                      for i in range(3)]
+            points = [(cx + r * math.cos(math.radians(90 + 120 * i)),
+                       cy - r * 0.15 + r * math.sin(math.radians(90 + 120 * i))) for i in range(3)]
         elif shape == "square":
             q = r * 0.78
             points = [(cx - q, cy - q), (cx + q, cy - q), (cx + q, cy + q), (cx - q, cy + q)]

@@ -215,7 +215,7 @@ def svg(f: dict) -> bytes:
     add("</g>")
     body = "".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'
-            f'{body}</svg>').encode("utf-8")
+            f'{body}</svg>').encode()
 
 
 def portrait(theme_id: str, name: str, taken: set | None = None) -> bytes:

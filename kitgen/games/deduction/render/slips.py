@@ -1,7 +1,8 @@
 """Sealed case slips (docs/design.md §10.6; the player aids are render/aids.py).
 
-A slip (``slip.panel``, three panels tall: four to an A4 or Letter sheet) is printed on one side and folds in three: the top panel is its outside
-(whose slip, which mini-game), the middle panel the case with its QR code, the
+A slip (``slip.panel``, three panels tall: four to an A4 or Letter sheet) is printed on one
+side and folds in three: the top panel is its outside (whose slip, which mini-game), the
+middle panel the case with its QR code, the
 bottom panel a cover of dense stripes. Fold the cover up over the case, then both
 behind the top panel: the case is sealed inside, and does not show through when
 held to the light. A player aid lists the turn and, for each location, the

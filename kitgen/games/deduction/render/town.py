@@ -124,7 +124,8 @@ def _shapes(seed, streets, boxes, map_box, half, spec) -> tuple[Shape, ...]:
     mm = 72 / 25.4
     mx, my, mw, mh = map_box
     step = 3 * mm
-    grid = [(mx + step * (i + 0.5), my + step * (j + 0.5)) for i in range(int(mw / step)) for j in range(int(mh / step))]
+    grid = [(mx + step * (i + 0.5), my + step * (j + 0.5))
+            for i in range(int(mw / step)) for j in range(int(mh / step))]
     base = {p: _clearance(p, streets, boxes, map_box, half, ()) for p in grid}
     random = _Random(seed, "shapes")
     shapes: list[Shape] = []
