@@ -104,7 +104,9 @@ function formData() {
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
   const k = chosen();
   if (k.dataset.make) add('make', k.dataset.make);
-  for (const [name, value] of JSON.parse(k.dataset.sends)) add(name, value.startsWith('#') ? $(value.slice(1)).value : value);
+  for (const [name, value] of JSON.parse(k.dataset.sends)) {
+    add(name, value.startsWith('#') ? $(value.slice(1)).value : value);      // '#id': that element's value
+  }
   let given = false;
   if (k.dataset.upload === 'words') {
     if ($('words').value.trim()) { add('words', $('words').value); add('name', $('kit-name').value); given = true; }

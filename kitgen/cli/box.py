@@ -3,8 +3,8 @@
 
 import click
 
-from .errors import command
 from .common import family_options, game_option, run_for_family
+from .errors import command
 
 
 def make() -> click.Command:

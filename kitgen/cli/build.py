@@ -5,8 +5,8 @@ import click
 
 from .. import families
 from ..errors import KitgenError
-from .errors import command
 from .common import family_options, game_option, parse_offset, pdfx_profile, run_for_family
+from .errors import command
 
 
 def make() -> click.Command:

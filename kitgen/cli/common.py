@@ -12,6 +12,7 @@ from .. import families
 from ..errors import KitgenError
 from .errors import EXIT_CHECK_FAILED
 
+
 def echo_files(files, manifest: dict, what: dict[str, str], png_dpi, skip: tuple[str, ...]) -> None:
     """A build's report, either game's: a line for each file (``what`` says what it is; a per-card
     PDF by default) but the PNG faces, a service's upload and those named in ``skip``; then one

@@ -2,8 +2,8 @@
 
 import click
 
-from .errors import command
 from .common import family_options, game_option, run_for_family
+from .errors import command
 
 
 def make() -> click.Command:

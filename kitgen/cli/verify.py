@@ -4,8 +4,8 @@ family may claim a target as its own (``Family.claims``); the default family che
 import click
 
 from .. import families
-from .errors import command
 from .common import Request, family_options
+from .errors import command
 
 
 def make() -> click.Command:

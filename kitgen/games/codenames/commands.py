@@ -74,6 +74,7 @@ def web(out_dir):
     """Write verify.html alone: one offline page that shows a key card from its QR (camera,
     pasted text or the address's #fragment) and checks it against a kit's seed."""
     from kitgen import layouts
+
     from . import web as web_page
 
     path = Path(out_dir) / "verify.html"
@@ -97,6 +98,7 @@ def deck_check(path, layout, as_json):
     no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
     every picture opens and is sharp enough. Exit 0 when every check passes."""
     from kitgen import fonts as fonts_mod, pictures
+
     from . import checks, decks as decks_mod, layout as codenames_layout, picture_decks
 
     if picture_decks.is_picture_deck(path):
