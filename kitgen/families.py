@@ -1,4 +1,4 @@
-"""Game families register themselves (docs/design.md §2.1): each family is a package that declares
+"""Game families register themselves (docs/design.md §2.5): each family is a package that declares
 a ``Family`` and names it under the ``kitgen.games`` entry point of its distribution, as pytest's
 plugins and Pillow's image plugins do. The command line, the server and its page read these
 declarations and name no family themselves; a family installed as a separate package appears in

@@ -99,7 +99,7 @@ function showKind() {
 }
 
 function formData() {
-  // what the chosen kind sends (its game's declaration, docs/design.md §2.1), then the options on show
+  // what the chosen kind sends (its game's declaration, docs/design.md §2.5), then the options on show
   const data = new FormData();
   const add = (name, value) => { if (value !== '' && value != null) data.append(name, value); };
   const k = chosen();

@@ -83,9 +83,10 @@ def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
 LINTED = "kitgen tests bench docs/previews.py"
 
 
-def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int):
-    """A copy of .ci/run whose tools are all present, and stand-ins for pip, ruff and python that
-    log how they were called (ruff exits ``ruff_exit``); what it does: (return code, the log)."""
+def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int, mkdocs_exit: int = 0, pip_exit: int = 0):
+    """A copy of .ci/run whose tools are all present, and stand-ins for pip, ruff, mkdocs and python
+    that log how they were called (ruff exits ``ruff_exit``, mkdocs ``mkdocs_exit``, pip ``pip_exit``);
+    what it does: (return code, the log)."""
     line = next(line for line in SCRIPT.splitlines() if line.startswith("need /"))
     (tmp_path / "present.icc").write_bytes(b"")
     (tmp_path / ".ci").mkdir()
@@ -93,10 +94,11 @@ def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int):
     script.write_text(SCRIPT.replace(line, f"need {tmp_path}/present.icc scribus-data"))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    os.symlink(shutil.which("dirname"), bin_dir / "dirname")
+    for tool in ("dirname", "mktemp", "rm"):
+        os.symlink(shutil.which(tool), bin_dir / tool)
     log = tmp_path / "log"
     for tool, code in (("pdftotext", 0), ("chromium", 0), ("chromedriver", 0), ("gs", 0), ("apt-get", 100),
-                       ("pip", 0), ("ruff", ruff_exit), ("python", 0)):
+                       ("pip", pip_exit), ("ruff", ruff_exit), ("mkdocs", mkdocs_exit), ("python", 0)):
         (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {log}\nexit {code}\n')
         (bin_dir / tool).chmod(0o755)
     result = subprocess.run([shutil.which("bash"), str(script)], env={"PATH": str(bin_dir)},
@@ -111,7 +113,9 @@ def test_ci_runs_ruff_on_the_package_tests_and_bench_before_the_tests(tmp_path):
     assert code == 0
     test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     bound = next(spec for spec in test_extra if spec.startswith("ruff"))
-    assert log == [f"pip install -q {bound}", f"ruff check {LINTED}", "pip install -e .[test]", "python -m pytest"]
+    assert [line.split(" --site-dir ")[0] for line in log] == [
+        f"pip install -q {bound}", f"ruff check {LINTED}", "pip install -q -e .[docs]", "mkdocs build --strict",
+        "pip install -e .[test]", "python -m pytest"]
     for folder in LINTED.split():
         assert (ROOT / folder).exists(), folder
 
@@ -122,6 +126,19 @@ def test_ci_fails_when_ruff_finds_anything(tmp_path):
     code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=1)
     assert code != 0
     assert log[-1] == f"ruff check {LINTED}" and not any(line.startswith("python") for line in log)
+
+
+def test_ci_fails_when_the_docs_site_does_not_build_strictly(tmp_path):
+    """A broken link or a page missing from the nav (mkdocs --strict exits 1) stops CI before the
+    tests; so does a docs extra that cannot be installed."""
+    code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=0, mkdocs_exit=1)
+    assert code != 0 and log[-1].startswith("mkdocs build --strict")
+    assert not any(line.startswith("python") for line in log)
+
+
+def test_ci_stops_when_pip_cannot_install_a_tool(tmp_path):
+    code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=0, pip_exit=1)
+    assert code != 0 and log == ["pip install -q ruff>=0.17"]
 
 
 def test_ci_treats_a_skip_as_a_failure(tmp_path):

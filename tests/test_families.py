@@ -1,4 +1,4 @@
-"""Game families register themselves (docs/design.md §2.1): a family installed as its own package,
+"""Game families register themselves (docs/design.md §2.5): a family installed as its own package,
 from its own pyproject.toml, appears in ``kitgen --help``, ``kitgen build --help`` and the server's
 fields and page, and builds through the command line, with no change to kitgen. The registry
 refuses broken declarations in one line, and ``kitgen --help`` names every game and edition."""

@@ -1,7 +1,7 @@
 """The kernel knows no game: layouts, text, paint, pictures, imposition, marks, duplex,
 documents, QR, fonts, messages, atomic writing and manifests -- and the command line, the
 server and its page -- import nothing from kitgen/games/ and name no family. Game knowledge
-lives in one package per family, which declares itself (docs/design.md §2, §2.1). No module
+lives in one package per family, which declares itself (docs/design.md §2, §2.5). No module
 is over 600 lines, and no modules import each other in a circle."""
 
 import ast

@@ -1,4 +1,4 @@
-"""The ``kitgen`` command line (docs/design.md §2.1): a package of one module a command, thin — each
+"""The ``kitgen`` command line (docs/design.md §2.5): a package of one module a command, thin — each
 parses its options and calls the library. The kernel's commands (build, proof, verify, box, game,
 preview, serve) are here; each game family adds its options to them and its own commands
 (``keys``, ...), from its declaration (``kitgen.families``). No module here names a family.

@@ -1,5 +1,5 @@
 """``kitgen build``: a whole kit of any game. The kernel's options are here; each family adds its own
-(``--deck``, ``--players``, ...) and builds its kit (docs/design.md §2.1)."""
+(``--deck``, ``--players``, ...) and builds its kit (docs/design.md §2.5)."""
 
 import click
 

@@ -1,4 +1,4 @@
-"""Kit files (docs/design.md §2.1): YAML naming an edition, deck, layout, language, seed
+"""Kit files (docs/design.md §2.5): YAML naming an edition, deck, layout, language, seed
 and options. The built-in kits are such files."""
 
 import importlib.resources

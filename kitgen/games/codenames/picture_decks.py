@@ -1,4 +1,4 @@
-"""Picture decks of the pictures edition (docs/design.md §2.1, §9.3): a folder of PNG,
+"""Picture decks of the pictures edition (docs/design.md §2.5, §9.3): a folder of PNG,
 JPEG and SVG files, or a YAML file listing pictures (files beside it, or icons
 from an installed icon set) with optional captions. Every picture is opened and
 checked (kitgen/pictures.py) before anything is drawn."""
