@@ -18,19 +18,26 @@ def kernel_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
 
 
-def imported(path: Path, root: Path = PACKAGE) -> set[str]:
-    """Every module a file imports, relative imports resolved."""
-    package = ["kitgen", *path.relative_to(root).parent.parts]
-    found = set()
+def imports(path: Path, package: list[str]):
+    """Each import statement of a file, at any depth: (module, names), relative imports resolved
+    against ``package`` (``import a.b`` is ("a.b", []))."""
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            for alias in node.names:
+                yield alias.name, []
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            yield base, [alias.name for alias in node.names]
+
+
+def imported(path: Path, root: Path = PACKAGE) -> set[str]:
+    """Every module a file imports, relative imports resolved."""
+    found = set()
+    for base, names in imports(path, ["kitgen", *path.relative_to(root).parent.parts]):
+        found.add(base)
+        found.update(f"{base}.{name}" for name in names)
     return found
 
 
@@ -88,15 +95,8 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in modules.items():
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         edges = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                edges.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
-                for alias in node.names:
-                    edges.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+        for base, names in imports(path, package):
+            edges.update(f"{base}.{name}" if f"{base}.{name}" in modules else base for name in names or [""])
         graph[name] = {m for m in edges if m in modules and m != name}
     return graph
 

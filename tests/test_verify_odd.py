@@ -92,7 +92,7 @@ def test_more_pages_than_the_bound_are_refused(tmp_path, monkeypatch):
 
 
 def test_the_page_bound_holds_everything_kitgen_writes():
-    from kitgen import cli
+    from kitgen.cli import cli
     from kitgen.games.codenames import kitfile
 
     volume_pages = next(p for p in cli.commands["keys"].params if p.name == "volume_pages").type.max

@@ -211,6 +211,15 @@ def run_for_family(command: str, kit_file: str | None, game: str | None, values:
     return family.run(command)(Request(kit_file, values, **more))
 
 
+def with_progress(run):
+    """``run(progress)`` with a ``TerminalProgress`` on stderr, finished whatever happens."""
+    progress = TerminalProgress()
+    try:
+        return run(progress)
+    finally:
+        progress.finish()
+
+
 def echo_boxes(target: Path, files, manifest: dict, kit_id: str) -> None:
     """``kitgen box``'s report: the PDF, each net with its inner size and pages, the JSON."""
     pdf = files[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kitgen.cli.common import TerminalProgress, write_file
+from kitgen.cli.common import with_progress, write_file
 from kitgen.cli.errors import EXIT_CHECK_FAILED, command, group
 from kitgen.errors import KitgenError
 
@@ -35,12 +35,8 @@ def keys(count, edition, seed, lang, paper, duplex, volume_pages, jobs, out_dir)
     """Just a key-card deck, of any size, in PDF volumes with a manifest."""
     from . import key_volumes
 
-    progress = TerminalProgress()
-    try:
-        result = key_volumes.build(count, edition, seed, Path(out_dir), paper, duplex, lang, volume_pages, progress,
-                                   jobs)
-    finally:
-        progress.finish()
+    result = with_progress(lambda progress: key_volumes.build(count, edition, seed, Path(out_dir), paper, duplex, lang,
+                                                              volume_pages, progress, jobs))
     click.echo(f"{result.keys} key cards in {len(result.volumes)} volume(s) in {result.target}/")
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from kitgen.cli.common import BOX_FILES, TerminalProgress, echo_boxes, echo_files, echo_proof, report, say_pdfx
+from kitgen.cli.common import BOX_FILES, echo_boxes, echo_files, echo_proof, report, say_pdfx, with_progress
 from kitgen.errors import KitgenError
 
 BUILT = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
@@ -26,11 +26,8 @@ def build(request) -> None:
         raise KitgenError(f"--campaign is the duet edition's campaign sheet; the {kit.edition.name} edition has none "
                           "(add --edition duet)")
     more = box_files(kit, builder.prepare(kit), *request.boxing)[0] if request.boxing else ()
-    progress = TerminalProgress()
-    try:
-        target, files, manifest = builder.build(kit, Path(values["out_dir"]), progress, more)
-    finally:
-        progress.finish()
+    target, files, manifest = with_progress(lambda progress: builder.build(kit, Path(values["out_dir"]), progress,
+                                                                          more))
     counts = dict(BUILT)
     if kit.edition.cooperative:
         counts["keys.pdf"] = "key cards: side A on the fronts, side B on the backs"

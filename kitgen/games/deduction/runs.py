@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from kitgen.cli.common import BOX_FILES, TerminalProgress, echo_boxes, echo_files, echo_proof, report, say_pdfx
+from kitgen.cli.common import BOX_FILES, echo_boxes, echo_files, echo_proof, report, say_pdfx, with_progress
 from kitgen.errors import KitgenError
 
 
@@ -58,11 +58,8 @@ def build(request) -> None:
                          values["duplex"], values["colour"], request.print_options, values["seed"],
                          values["layout"], values["ink"])
     more = box_files(kit, deduction.prepare(kit), *request.boxing)[0] if request.boxing else ()
-    progress = TerminalProgress()
-    try:
-        target, files, manifest = deduction.build(kit, Path(values["out_dir"]), progress, more)
-    finally:
-        progress.finish()
+    target, files, manifest = with_progress(lambda progress: deduction.build(kit, Path(values["out_dir"]), progress,
+                                                                          more))
     what = {"board.pdf": "the board" + (", in pieces to glue" if files[0].pages > 1 else ""),
             "cards.pdf": "case cards (three decks) and evidence cards", "tiles.pdf": "suspect and crime tiles",
             "tokens.pdf": f"tokens for {kit.players} players", "aids.pdf": "player aids",
