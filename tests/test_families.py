@@ -218,3 +218,14 @@ def test_a_family_that_cannot_load_is_named(monkeypatch, fresh_registry):
         families.load()
     assert str(refused.value) == ("the game family 'gone' (kitgen_gone:FAMILY) cannot be loaded: ModuleNotFoundError: "
                                   "No module named 'kitgen_gone'; reinstall it")
+
+
+def test_verify_asks_the_families_whose_code_it_is():
+    """A case slip's payload is the deduction game's (it claims it); a key's is the default family's;
+    an option of the other family's part of verify is refused in one line."""
+    from kitgen.games.deduction import runs
+
+    key = "KG1:1-4C2Q-0T9X0B3W1Y6A8Z"            # the shape of a key's payload: not a case slip
+    assert not runs.claims(key, 200)
+    result = CliRunner().invoke(cli, ["verify", "--at", "Harbour", key])
+    assert result.exit_code == 2 and result.output.strip().endswith("--at is for case slips of the deduction game")
