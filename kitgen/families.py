@@ -155,6 +155,7 @@ def load() -> tuple[Family, ...]:
         if not isinstance(family, Family) or family.name != point.name:
             raise KitgenError(f"the entry point {point.name!r} of {GROUP} ({point.value}) is not the declaration "
                               f"of a game family named {point.name!r}")
+        _check(family)
         if family.name in found and found[family.name] != family:
             raise KitgenError(f"two game families are named {family.name!r}; uninstall one")
         found[family.name] = family
@@ -165,6 +166,19 @@ def load() -> tuple[Family, ...]:
         raise KitgenError(f"exactly one game family must be the default, not {len(defaults)} "
                           f"({', '.join(defaults) or 'none'})")
     return tuple(sorted(found.values(), key=lambda f: (not f.default, f.name)))
+
+
+def _check(family: Family) -> None:
+    """A declaration's commands and option kinds are ones kitgen has, else one line naming them."""
+    unknown = sorted((set(family.runs) | set(family.options)) - set(COMMANDS))
+    if unknown:
+        raise KitgenError(f"the game family {family.name!r} declares kitgen {unknown[0]}, which kitgen has not; its "
+                          f"commands are {', '.join(COMMANDS)} (a command of its own goes in its commands)")
+    for command, declared in family.options.items():
+        for option in declared:
+            if option.kind not in KINDS:
+                raise KitgenError(f"the game family {family.name!r} declares {option.flag} of kitgen {command} of "
+                                  f"the kind {option.kind!r}; the kinds are {', '.join(KINDS)}")
 
 
 def default() -> Family:
