@@ -128,9 +128,13 @@ class Family:
 
 
 def resolve(reference: str):
-    """``"package.module:function"`` -> the function, imported."""
+    """``"package.module:function"`` -> the function, imported; one that cannot be is one line."""
     module, _, name = reference.partition(":")
-    return getattr(importlib.import_module(module), name)
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as err:
+        raise KitgenError(f"a game family's {reference} cannot be loaded: {type(err).__name__}: {err}; reinstall "
+                          "the family") from None
 
 
 def entry_points():

@@ -236,3 +236,12 @@ def test_verify_asks_the_families_whose_code_it_is():
     assert not runs.claims(key, 200)
     result = CliRunner().invoke(cli, ["verify", "--at", "Harbour", key])
     assert result.exit_code == 2 and result.output.strip().endswith("--at is for case slips of the deduction game")
+
+
+def test_a_declared_function_that_cannot_be_imported_is_one_line():
+    with pytest.raises(KitgenError) as refused:
+        families.resolve("kitgen_gone.run:build")
+    assert str(refused.value) == ("a game family's kitgen_gone.run:build cannot be loaded: ModuleNotFoundError: No "
+                                  "module named 'kitgen_gone'; reinstall the family")
+    with pytest.raises(KitgenError, match="AttributeError"):
+        families.resolve("kitgen.families:no_such_function")

@@ -63,12 +63,15 @@ def assemble() -> None:
         for family in found:
             if family.commands:
                 commands += families.resolve(family.commands)()
+        names = [made.name for made in commands]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise KitgenError(f"two commands are named {twice[0]!r}: a game family declares one kitgen or another "
+                              "family has")
     except KitgenError as err:
         _assembled.append(err)
         raise
     for made in commands:
-        if made.name in cli.commands:
-            raise KitgenError(f"two commands are named {made.name!r}: a game family declares one kitgen has")
         cli.add_command(made)
     cli.help = games_help(found)
     _assembled.append(True)
