@@ -33,7 +33,42 @@ class Fit:
 
 
 def apply_case(text: str, case: str) -> str:
-    return text.upper() if case == "upper" else text
+    """``case: upper`` as the text's script writes capitals: Greek drops its accents (``greek_upper``);
+    any other text is ``str.upper``'s."""
+    if case != "upper":
+        return text
+    return greek_upper(text) if _GREEK.search(text) else text.upper()
+
+
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+# tonos (oxia), varia, perispomeni, the two breathings, iota subscript
+_GREEK_ACCENTS = {"\u0301", "\u0300", "\u0342", "\u0313", "\u0314", "\u0345"}
+_DIALYTIKA = "\u0308"
+# a vowel pair that reads as one sound: an accent on its first vowel splits it, and the capital second
+# vowel then carries a dialytika (κορόιδο -> ΚΟΡΟΪΔΟ)
+_DIPHTHONGS = {("α", "ι"), ("ε", "ι"), ("ο", "ι"), ("υ", "ι"), ("α", "υ"), ("ε", "υ"), ("η", "υ"), ("ο", "υ")}
+
+
+def greek_upper(text: str) -> str:
+    """Greek in capitals as Greek typesetting writes them: without tonos (and the polytonic accents,
+    breathings and iota subscript), keeping a dialytika; where an accent on a diphthong's first vowel
+    marked two sounds, the second vowel takes a dialytika instead (the rule ICU's Greek upper-casing
+    follows). Other characters as ``str.upper``."""
+    letters = []                  # (base letter, its marks)
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) and letters:
+            letters[-1][1].append(char)
+        else:
+            letters.append((char, []))
+    out = []
+    for i, (base, marks) in enumerate(letters):
+        kept = [m for m in marks if m not in _GREEK_ACCENTS]
+        if i and _DIALYTIKA not in kept and not marks:
+            previous, before = letters[i - 1]
+            if (previous.lower(), base.lower()) in _DIPHTHONGS and any(m in ("\u0301", "\u0342") for m in before):
+                kept.append(_DIALYTIKA)
+        out.append(base.upper() + "".join(kept))
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
