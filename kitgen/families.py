@@ -201,6 +201,12 @@ def taking(command: str) -> tuple[Family, ...]:
     return tuple(f for f in load() if command in f.runs)
 
 
+def languages(command: str = "build") -> tuple[str, ...]:
+    """The languages of the built-in kits of the families that take part in ``command``, each once, in
+    the families' order (the default family's first)."""
+    return tuple(dict.fromkeys(language for family in taking(command) for language in family.languages))
+
+
 def owner_of(kit_file: str) -> Family | None:
     """The family other than the default that owns a kit file, if any."""
     for family in load():

@@ -11,6 +11,7 @@ from .errors import command
 
 def make() -> click.Command:
     default = families.default()
+    languages = ", ".join(families.languages())
     games = ", ".join(f"--game {f.name}" for f in families.taking("build") if not f.default)
 
     @command("build", short_help="Build a whole kit of any game: cards, boards, rules and keys.")
@@ -24,7 +25,7 @@ def make() -> click.Command:
                   help="Double-sided printing: flip on the long or short edge, or none; fold: each front and its "
                        "back side by side on one side of the sheet, to fold and cut (default: long).")
     @click.option("--lang", metavar="LANG",
-                  help="Language of every printed label (en, ru, fa); without KIT.yaml or --deck, the built-in "
+                  help=f"Language of every printed label ({languages}); without KIT.yaml or --deck, the built-in "
                        "kit of that language.")
     @click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
                   help="saver: outlines, light tints and symbols in place of solid colour, readable in black and "

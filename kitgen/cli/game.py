@@ -2,6 +2,7 @@
 
 import click
 
+from .. import families
 from .common import family_options, game_option, run_for_family
 from .errors import command
 
@@ -9,7 +10,8 @@ from .errors import command
 def make() -> click.Command:
     @command("game", short_help="Single games for a lesson or an online host, with their keys.")
     @click.option("--lang", metavar="LANG",
-                  help="Language of the labels (en, ru, fa); without --deck, its built-in deck.")
+                  help=f"Language of the labels ({', '.join(families.languages('game'))}); without --deck, its "
+                       "built-in deck.")
     @click.option("--seed", metavar="TEXT", help="The host's secret: codes, boards and keys all come from it.")
     @click.option("--ink", type=click.Choice(["normal", "saver"]), default="normal", show_default=True,
                   help="saver: outlines, light tints and symbols, readable in black and white.")
