@@ -302,7 +302,11 @@ table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 0
 """
 
 
-LANGUAGES = {"en": "English", "ru": "Russian", "fa": "Persian"}     # a language no family names is shown by its code
+# the page's name of each language a family may name; one not here is shown by its code
+LANGUAGES = {"en": "English", "ru": "Russian", "fa": "Persian", "ar": "Arabic", "de": "German", "el": "Greek",
+             "es": "Spanish", "fr": "French", "he": "Hebrew", "hi": "Hindi", "it": "Italian", "ja": "Japanese",
+             "ko": "Korean", "pl": "Polish", "pt": "Portuguese", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
+             "zh": "Chinese"}
 
 
 def html(decks: list[str], form_token: str) -> str:
