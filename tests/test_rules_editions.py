@@ -14,7 +14,7 @@ from kitgen.games.codenames.render import rules_sheet
 from kitgen.games.codenames.render.rules_sheet import for_edition
 from kitgen.layouts import Node
 
-LANGUAGES = ("en", "ru", "fa")
+LANGUAGES = tuple(texts.languages())          # every built-in language, the first three and those since
 EDITIONS = {"words": "default", "pictures": "pictures"}
 EVERYTHING = RuleSwitches()          # every variant and every restriction switched on
 
@@ -142,7 +142,8 @@ def test_the_digit_check_allows_only_latin_runs_and_placeholders():
     assert stray_ascii_digits("25 تا")
 
 
-@pytest.mark.parametrize("lang, digits", [("en", "0123456789"), ("ru", "0123456789"), ("fa", "۰۱۲۳۴۵۶۷۸۹")])
+@pytest.mark.parametrize("lang, digits", [(lang, "۰۱۲۳۴۵۶۷۸۹" if lang == "fa" else "0123456789")
+                                          for lang in texts.languages()])
 def test_every_messages_file_names_its_ten_digits(lang, digits):
     messages = texts.load(lang)
     assert messages.language == lang

@@ -5,6 +5,7 @@ in logical order and each line is shaped on its own, which is what right-to-left
 text needs, and a build does not pay for importing platypus. Every size is the
 layout's ``rules`` section (docs/design.md §6.3)."""
 
+import re
 from dataclasses import dataclass, replace
 
 from kitgen.errors import KitgenError
@@ -58,13 +59,18 @@ def styles(layout, fonts: dict[str, str]) -> Styles:
                   style(rules.credits))
 
 
+# a line may break at any white space but a no-break one (French « mot » and « ; », 10 000): those stay
+# inside the word they join
+_BREAKS = re.compile("[^\\S\u00a0\u202f\u2007\u2060]+")
+
+
 def wrap(content: str, style: Style, width: float) -> list[str]:
     """Words in logical order, as many to a line as fit ``width``; a paragraph of more than
     one line does not end on a lone word (the line before gives it its last word). Lines
     are measured by adding up their words' widths (``text.fits``)."""
     lines: list[list[str]] = []
     current: list[str] = []
-    for word in content.split():
+    for word in _BREAKS.split(content.strip()) if content.strip() else []:
         if current and not text_mod.fits(current + [word], style.font, style.size, width):
             lines.append(current)
             current = [word]
