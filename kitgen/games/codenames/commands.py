@@ -12,6 +12,8 @@ from kitgen.cli.common import with_progress, write_file
 from kitgen.cli.errors import EXIT_CHECK_FAILED, command, group
 from kitgen.errors import KitgenError
 
+from .family import LANGUAGES
+
 
 def commands() -> list[click.Command]:
     return [keys, calibrate, web, deck]
@@ -123,7 +125,7 @@ DECK_TEMPLATE = """# {name}: a words deck for kitgen.
 # You need at least 25 different words; 50 or more make better games.
 # Words are compared without case and spaces: "Bank" and "bank " are the same word.
 name: {name}
-language: en          # en, ru or fa: the language of the printed labels
+language: en          # one of {languages}: the language of the printed labels
 credits: ""           # who wrote the list, printed on the rules sheet
 words:
   - Apple
@@ -145,7 +147,7 @@ def deck_new(name, out_dir):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "x", encoding="utf-8") as handle:
-            handle.write(DECK_TEMPLATE.format(name=name, file=path.name))
+            handle.write(DECK_TEMPLATE.format(name=name, file=path.name, languages=", ".join(LANGUAGES)))
     except OSError as err:
         raise KitgenError(f"cannot write: {err.strerror}", source=str(path)) from None
     click.echo(f"{path}: fill in the words, then: kitgen deck check {path}")

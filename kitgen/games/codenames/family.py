@@ -4,6 +4,7 @@ own commands, and what the server's page offers for it. Plain data; what runs is
 ``commands.py``, imported when a command runs."""
 
 from dataclasses import replace
+from pathlib import Path
 
 from kitgen.families import Edition, Family, Option, PageKind, ServerField
 
@@ -11,6 +12,10 @@ EDITIONS = (Edition("words", "25 words (5x5); 9, 8 and 7 agents and an assassin"
             Edition("pictures", "20 pictures (5x4); 8, 7 and 4 agents and an assassin"),
             Edition("duet", "two players together: two-sided keys, timer, campaign"))
 _EDITION_NAMES = tuple(e.name for e in EDITIONS)
+# the languages of its built-in kits: one a messages file, the first three first (the server's and the help's order)
+_FIRST = ("en", "ru", "fa")
+LANGUAGES = _FIRST + tuple(sorted(p.stem for p in (Path(__file__).parent / "messages").glob("*.yaml")
+                                  if p.stem not in _FIRST))
 _DECK = Option("deck", "A words deck: .yaml, .txt (one word per line) or .csv (first column); for pictures, a "
                        "folder of pictures or a YAML picture deck.", kind="path", metavar="PATH")
 _KEYS = Option("keys", "Number of key cards (default: 40, pictures 60).", kind="int", metavar="N", low=1,
@@ -47,7 +52,7 @@ FAMILY = Family(
     the_kit="the Codenames kit",
     default=True,
     editions=EDITIONS,
-    languages=("en", "ru", "fa"),
+    languages=LANGUAGES,
     runs={command: f"kitgen.games.codenames.runs:{command}" for command in ("build", "proof", "box", "game",
                                                                              "verify")},
     commands="kitgen.games.codenames.commands:commands",
