@@ -7,7 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kitgen import fonts
+from kitgen.games.codenames import texts as codenames_texts
 from kitgen.render import columns, text
+
+BUILT_IN = codenames_texts.languages()          # every built-in language: each deck, each rules sheet
 
 ARABIC_LETTER = re.compile("[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]")
 CREDITS = "متن با قلم‌های Noto Sans و Noto Sans Arabic (مجوز SIL Open Font License 1.1) چیده شده است."
@@ -143,7 +146,7 @@ def test_persian_words_are_not_shrunk_for_height():
     import statistics
 
     medians = {}
-    for deck in ("classic-en", "classic-ru", "classic-fa"):
+    for deck in (f"classic-{language}" for language in BUILT_IN):
         sizes, words, font, style = _sizes(deck)
         tall = [word for word in words if text.fit(word, font, 10_000, style.box[3], style.size,
                                                     style.min_size).size < style.size]
@@ -358,7 +361,7 @@ def test_persian_labels_use_persian_digits(tmp_path_factory):
 # --- points 6 and 13: rules on one sheet at a readable size, no widows, orphans or lone words -------
 
 
-@pytest.mark.parametrize("language", ["en", "ru", "fa"])
+@pytest.mark.parametrize("language", BUILT_IN)
 @pytest.mark.parametrize("edition", ["words", "pictures"])
 def test_rules_fit_one_a4_sheet_at_9pt_or_more(tmp_path_factory, language, edition):
     """Every built-in language's rules fit one A4 page, the body at 9 pt or more (credits
@@ -435,7 +438,7 @@ def test_no_orphan_widow_or_stranded_heading(blocks, room_lines):
                 assert before == column, "a widow"
 
 
-@pytest.mark.parametrize("language", ["en", "ru", "fa"])
+@pytest.mark.parametrize("language", BUILT_IN)
 def test_no_paragraph_ends_on_a_lone_word(language):
     """Wrapped at the rules column's width, a paragraph of more than one line ends with at
     least two words wherever the line before can give one up."""
