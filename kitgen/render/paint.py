@@ -44,3 +44,28 @@ def stroke_box(c, box, stroke, width: float, radius: float = 0.0):
         c.roundRect(x, y, w, h, radius, stroke=1, fill=0)
     else:
         c.rect(x, y, w, h, stroke=1, fill=0)
+
+
+def closed_path(c, points):
+    """A closed outline through ``points``, straight from each to the next, to draw or clip with."""
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    return path
+
+
+def polygon(c, points, fill=None, stroke=None, width: float = 0.0):
+    """A polygon filled with ``fill`` and/or outlined in ``stroke`` (round joins), in its own
+    graphics state."""
+    path = closed_path(c, points)
+    c.saveState()
+    if fill is not None:
+        c.setFillColor(fill)
+    if stroke is not None:
+        c.setStrokeColor(stroke)
+        c.setLineWidth(width)
+        c.setLineJoin(1)
+    c.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+    c.restoreState()

@@ -179,16 +179,8 @@ def draw_map(c, layout, fonts, theme, town, area):
 
     paint.fill_box(c, (x, y, w, h), paint.colour(layout, layout.board.background), 1.5 * MM)
     for shape in town.shapes:
-        c.saveState()
-        c.setFillColor(paint.colour(layout, layout.board.town[shape.kind].colour))
-        path = c.beginPath()
-        points = [at(p) for p in shape.outline]
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.drawPath(path, stroke=0, fill=1)
-        c.restoreState()
+        fill = paint.colour(layout, layout.board.town[shape.kind].colour)
+        paint.polygon(c, [at(p) for p in shape.outline], fill=fill)
     road = layout.board.road
     c.saveState()
     c.setLineCap(1)

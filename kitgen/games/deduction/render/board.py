@@ -216,23 +216,6 @@ def draw(c, layout, theme, fonts, labels, marks=(), town=None):
         _align_mark(c, x, y, ink)
 
 
-def _polygon(c, points, fill=None, stroke=None, width: float = 0.0):
-    path = c.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    c.saveState()
-    if fill is not None:
-        c.setFillColor(fill)
-    if stroke is not None:
-        c.setStrokeColor(stroke)
-        c.setLineWidth(width)
-        c.setLineJoin(1)
-    c.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
-    c.restoreState()
-
-
 def _smooth(c, points):
     """A closed outline through ``points`` as a smooth curve (Catmull-Rom as Bezier segments)."""
     path = c.beginPath()
@@ -279,7 +262,7 @@ def _draw_town(c, layout, town):
         c.restoreState()
     house = paint.colour(layout, spec.houses.colour)
     for corners in town.houses:
-        _polygon(c, corners, fill=house)
+        paint.polygon(c, corners, fill=house)
 
 
 def _draw_streets(c, layout, streets):
@@ -341,7 +324,7 @@ def _title(c, layout, fonts, shown: str):
         near = left + 3 * MM if side < 0 else right - 3 * MM
         far = near + side * (tail + 3 * MM)
         top, bottom = y + h - drop, y + h - drop - band_h
-        _polygon(c, [(near, top), (far, top), (far - side * 4 * MM, (top + bottom) / 2), (far, bottom),
+        paint.polygon(c, [(near, top), (far, top), (far - side * 4 * MM, (top + bottom) / 2), (far, bottom),
                      (near, bottom)], fill=ribbon, stroke=edge, width=spec.frame.width * 0.6)
     box = (left, y, inner, h)
     paint.fill_box(c, box, paint.colour(layout, spec.fill), 2 * MM)

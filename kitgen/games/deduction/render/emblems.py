@@ -5,6 +5,8 @@ locations, a sheet of notes for evidence, and a shape per player colour on token
 
 import math
 
+from kitgen.render import paint
+
 KINDS = ("suspects", "crimes", "locations")
 PLAYER_SHAPES = ("circle", "triangle", "square", "diamond", "star")
 
@@ -83,10 +85,5 @@ def player_shape(c, player: int, cx: float, cy: float, size: float, fill):
         else:                                   # star: five points
             points = [(cx + (r if i % 2 == 0 else r * 0.45) * math.cos(math.radians(90 + 36 * i)),
                        cy + (r if i % 2 == 0 else r * 0.45) * math.sin(math.radians(90 + 36 * i))) for i in range(10)]
-        path = c.beginPath()
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.drawPath(path, stroke=0, fill=1)
+        c.drawPath(paint.closed_path(c, points), stroke=0, fill=1)
     c.restoreState()
