@@ -1,6 +1,10 @@
-"""Rasterizing PDF pages for pixel and QR tests (pypdfium2: independent of reportlab)."""
+"""Rasterizing PDF pages for pixel and QR tests, and reading their characters where they stand
+(pypdfium2: independent of reportlab)."""
+
+import ctypes
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as raw
 
 
 def render_page(pdf, page_index: int, dpi: float):
@@ -11,6 +15,21 @@ def render_page(pdf, page_index: int, dpi: float):
     finally:
         document.close()
     return image
+
+
+def page_chars(page) -> list[tuple[str, float, float, float]]:
+    """A pdfium page's printed characters as pdfium reads them, in drawing order: (char, font size
+    rounded to 0.01 pt, x, y of its origin on the baseline); spaces left out."""
+    textpage = page.get_textpage()
+    out = []
+    for i in range(textpage.count_chars()):
+        ch = chr(raw.FPDFText_GetUnicode(textpage.raw, i))
+        if not ch.strip():
+            continue
+        x, y = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x), ctypes.byref(y))
+        out.append((ch, round(raw.FPDFText_GetFontSize(textpage.raw, i), 2), x.value, y.value))
+    return out
 
 
 def page_count(pdf) -> int:

@@ -5,20 +5,18 @@ from the drawn board); water and parks never lie under a location or a street; t
 map, hanging indents, no text outside it and a full bottom third, in en and ru, for 2 and 5
 players, on A4 and Letter."""
 
-import ctypes
 import subprocess
 import sys
 import types
 
 import pypdfium2 as pdfium
-import pypdfium2.raw as raw
 import pytest
 import yaml
 
 from kitgen.games.deduction import build, layout as layout_mod, texts, theme as theme_mod
 from kitgen.games.deduction.render import aids, board, town
 
-from raster import render_page
+from raster import page_chars, render_page
 
 MM = 72 / 25.4
 NAME_MIN, NUMBER_MIN = 14, 12          # points, on the board as printed (A3 whole or A4 pieces: one scale)
@@ -42,15 +40,7 @@ def built(tmp_path_factory):
 def chars(pdf, index: int) -> list[tuple[str, float, float, float]]:
     """Page ``index``'s characters as pdfium reads them: (char, font size, x, y), in drawing order."""
     document = pdfium.PdfDocument(str(pdf))
-    textpage = document[index].get_textpage()
-    out = []
-    for i in range(textpage.count_chars()):
-        ch = chr(raw.FPDFText_GetUnicode(textpage.raw, i))
-        if not ch.strip():
-            continue
-        x, y = ctypes.c_double(), ctypes.c_double()
-        raw.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x), ctypes.byref(y))
-        out.append((ch, round(raw.FPDFText_GetFontSize(textpage.raw, i), 2), x.value, y.value))
+    out = page_chars(document[index])
     document.close()
     return out
 

@@ -3,18 +3,18 @@ the blanks ("No suspect", "No crime") too, at one size of at least the layout's 
 broken onto at most two lines where it must be, read from tiles.pdf itself; and a theme with a
 name that cannot fit is refused in one line."""
 
-import ctypes
 import subprocess
 import sys
 from collections import Counter
 
 import pypdfium2 as pdfium
-import pypdfium2.raw as raw
 import pytest
 import yaml
 
 from kitgen import layouts
 from kitgen.games.deduction import texts, theme as theme_mod
+
+from raster import page_chars
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +29,8 @@ def built(tmp_path_factory):
 
 def printed_lines(pdf) -> list[list[tuple[str, float, float]]]:
     """Each page's text as lines (by baseline, left to right within a tile): (text, size, x) each."""
-    pages = []
     document = pdfium.PdfDocument(pdf)
-    for page in document:
-        textpage = page.get_textpage()
-        chars = []
-        for i in range(textpage.count_chars()):
-            ch = chr(raw.FPDFText_GetUnicode(textpage.raw, i))
-            if not ch.strip():
-                continue
-            x, y = ctypes.c_double(), ctypes.c_double()
-            raw.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x), ctypes.byref(y))
-            chars.append((ch, round(raw.FPDFText_GetFontSize(textpage.raw, i), 2), x.value, round(y.value, 1)))
-        pages.append(chars)
-    return pages
+    return [[(ch, size, x, round(y, 1)) for ch, size, x, y in page_chars(page)] for page in document]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
