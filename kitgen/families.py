@@ -201,10 +201,11 @@ def taking(command: str) -> tuple[Family, ...]:
     return tuple(f for f in load() if command in f.runs)
 
 
-def languages(command: str = "build") -> tuple[str, ...]:
-    """The languages of the built-in kits of the families that take part in ``command``, each once, in
-    the families' order (the default family's first)."""
-    return tuple(dict.fromkeys(language for family in taking(command) for language in family.languages))
+def languages(command: str | None = None) -> tuple[str, ...]:
+    """The languages of the built-in kits of every family (or of those that take part in ``command``),
+    each once, in the families' order (the default family's first)."""
+    found = load() if command is None else taking(command)
+    return tuple(dict.fromkeys(language for family in found for language in family.languages))
 
 
 def owner_of(kit_file: str) -> Family | None:

@@ -327,7 +327,7 @@ def html(decks: list[str], form_token: str) -> str:
              "kinds": "".join(_kind_input(kind, kind.value == first) for kind in kinds),
              "families": "".join(family.page_html for family in found),
              "languages": "".join(f'<option value="{escape(code)}">{escape(LANGUAGES.get(code, code))}</option>'
-                                  for code in dict.fromkeys(c for f in found for c in f.languages)),
+                                  for code in families.languages()),
              **shown([k.value for k in kinds if k.upload == "words"], "upload-words"),
              **shown([k.value for k in kinds if k.upload == "pictures"], "upload-pictures"),
              **shown([k.value for k in kinds if k.builtin], "builtin"),

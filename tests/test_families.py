@@ -187,9 +187,9 @@ def fresh_registry():
     families.load.cache_clear()
 
 
-def _family(name, default=False):
-    return families.Family(name=name, title=name, summary="s", kit_noun="k", option_of="o", the_kit="t", runs={},
-                           default=default)
+def _family(name, default=False, runs=None, **declared):
+    return families.Family(name=name, title=name, summary="s", kit_noun="k", option_of="o", the_kit="t",
+                           runs=runs or {}, default=default, **declared)
 
 
 @pytest.mark.parametrize("points, message", [
@@ -200,12 +200,9 @@ def _family(name, default=False):
     ([_Point("a", _family("a")), _Point("b", _family("b"))], "exactly one game family must be the default, not 0"),
     ([_Point("a", _family("a", True)), _Point("b", _family("b", True))],
      "exactly one game family must be the default, not 2 (a, b)"),
-    ([_Point("a", families.Family(name="a", title="a", summary="s", kit_noun="k", option_of="o", the_kit="t",
-                                  runs={"print": "m:f"}, default=True))],
+    ([_Point("a", _family("a", True, runs={"print": "m:f"}))],
      "the game family 'a' declares kitgen print, which kitgen has not"),
-    ([_Point("a", families.Family(name="a", title="a", summary="s", kit_noun="k", option_of="o", the_kit="t",
-                                  runs={}, default=True,
-                                  options={"build": (families.Option("x", "h", kind="colour"),)}))],
+    ([_Point("a", _family("a", True, options={"build": (families.Option("x", "h", kind="colour"),)}))],
      "declares --x of kitgen build of the kind 'colour'; the kinds are text, int, float, choice, flag, path"),
 ])
 def test_a_broken_registry_is_refused_in_one_line(monkeypatch, fresh_registry, points, message):

@@ -11,7 +11,7 @@ from .errors import command
 
 def make() -> click.Command:
     default = families.default()
-    languages = ", ".join(families.languages())
+    languages = ", ".join(families.languages("build"))
     games = ", ".join(f"--game {f.name}" for f in families.taking("build") if not f.default)
 
     @command("build", short_help="Build a whole kit of any game: cards, boards, rules and keys.")

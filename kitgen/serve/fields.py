@@ -65,9 +65,8 @@ def allowed() -> dict[str, Field]:
     from .. import families
 
     found = families.load()
-    languages = list(dict.fromkeys(language for family in found for language in family.languages))
     fields = [Field("game", "choice", (BUILD,), tuple(f.name for f in families.taking(BUILD))),
-              Field("lang", "choice", (BUILD, GAME), tuple(languages)),
+              Field("lang", "choice", (BUILD, GAME), families.languages()),
               Field("paper", "choice", (BUILD,), ("a4", "letter")),
               Field("duplex", "choice", (BUILD,), ("long", "short", "none", "fold")),
               Field("ink", "choice", (BUILD, GAME), ("normal", "saver")),
