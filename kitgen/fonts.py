@@ -32,8 +32,25 @@ def cache_dir() -> Path:
     return cache.folder("fonts")
 
 
+# families kitgen draws that are not fontpkg packages: the module that carries the font, the file in it,
+# and the extra that installs it (pip install 'kitgen[EXTRA]')
+OTHER_PACKAGES = {
+    "noto-sans-jp": ("justmytype_intl_cjk", "fonts/ofl/notosansjp/NotoSansJP[wght].ttf", "cjk"),
+    "noto-sans-kr": ("justmytype_intl_cjk", "fonts/ofl/notosanskr/NotoSansKR[wght].ttf", "cjk"),
+    "noto-sans-sc": ("justmytype_intl_cjk", "fonts/ofl/notosanssc/NotoSansSC[wght].ttf", "cjk"),
+}
+
+
 def _package_font(family: str) -> tuple[Path, dict]:
-    """The upright font file of a fontpkg family, e.g. 'noto-sans' -> fontpkg_noto_sans."""
+    """The upright font file of a fontpkg family, e.g. 'noto-sans' -> fontpkg_noto_sans, or of a family
+    in ``OTHER_PACKAGES``."""
+    if family in OTHER_PACKAGES:
+        module_name, file, extra = OTHER_PACKAGES[family]
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            raise KitgenError(f"font family {family!r} is not installed: pip install 'kitgen[{extra}]'") from None
+        return Path(module.__file__).parent / file, {}
     module_name = "fontpkg_" + family.replace("-", "_")
     try:
         module = importlib.import_module(module_name)
@@ -124,9 +141,33 @@ def _empty_unreachable_glyphs(font) -> None:
             gvar.variations[name] = []
 
 
-def cut_instance(source: Path, weight: int) -> bytes:
+SHAPING_RECIPE = 1       # how a font that HarfBuzz shapes is cut (``cut_instance`` with ``shaping``)
+# a font with more glyphs than this (a CJK font: 17,000 to 31,000) is cut down to the characters a kit
+# draws before it is instanced: instancing all of Noto Sans SC takes about 20 s, its kit's 1,500 characters 2 s
+SUBSET_ABOVE = 5000
+
+
+def _subset(font, chars: str) -> None:
+    """Keep of ``font`` only what draws ``chars`` (and what its shaping can reach from them), in place."""
+    from fontTools import subset
+
+    options = subset.Options()
+    options.layout_features = ["*"]           # every feature HarfBuzz might apply
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.glyph_names = False
+    options.drop_tables += ["vhea", "vmtx", "VORG", "BASE"]      # horizontal text only
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(font)
+
+
+def cut_instance(source: Path, weight: int, shaping: bool = False, chars: str | None = None) -> bytes:
     """A static instance of the variable font ``source`` at ``weight``, renamed so it cannot be
-    mistaken for the regular face: the same bytes wherever and whenever it is cut."""
+    mistaken for the regular face: the same bytes wherever and whenever it is cut. ``shaping``: the
+    font's OpenType layout tables are kept, for HarfBuzz (docs/design.md §6.6); ``chars``: only what
+    draws these characters is kept."""
     import io
 
     from fontTools.ttLib import TTFont
@@ -137,10 +178,13 @@ def cut_instance(source: Path, weight: int) -> bytes:
     low, high = axes["wght"]
     if not low <= weight <= high:
         raise KitgenError(f"{source.name} has weights {low:g}-{high:g}, not {weight}")
-    for tag in UNUSED_TABLES:
-        if tag in font:
-            del font[tag]
-    _empty_unreachable_glyphs(font)
+    if chars is not None:
+        _subset(font, chars)
+    if not shaping:
+        for tag in UNUSED_TABLES:
+            if tag in font:
+                del font[tag]
+        _empty_unreachable_glyphs(font)
     location = {"wght": weight}
     if "wdth" in axes:
         location["wdth"] = 100
@@ -177,14 +221,15 @@ def _fallback_dir() -> Path:
     return Path(tempfile.mkdtemp(prefix="kitgen-fonts-"))
 
 
-def _static_instance(source: Path, weight: int) -> Path:
-    """A cached static instance of ``source`` at ``weight`` (cut on first use)."""
+def _static_instance(source: Path, weight: int, shaping: bool = False, chars: str | None = None) -> Path:
+    """A cached static instance of ``source`` at ``weight`` (cut on first use; ``cut_instance``)."""
     from kitgen.versions import installed
 
     # the cut depends on the source font, on fontTools and on the recipe: all three name the
     # cached file (and fontTools itself, slow to import, is imported only when a cut is needed)
-    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{CUT_RECIPE}".encode()).hexdigest()[:12]
-    name = f"{source.stem.split('[')[0]}-w{weight}-{digest}.ttf"
+    recipe = f"{CUT_RECIPE}" + (f"-hb{SHAPING_RECIPE}" if shaping else "") + (f"-{chars}" if chars else "")
+    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{recipe}".encode()).hexdigest()[:12]
+    name = f"{source.stem.split('[')[0]}-w{weight}{'-hb' if shaping else ''}-{digest}.ttf"
     target = cache_dir() / name
     if target.exists():
         return target
@@ -198,45 +243,108 @@ def _static_instance(source: Path, weight: int) -> Path:
             return target
     font = source.stem.split('[')[0]
     _announce(font, f"preparing fonts, once per font: {font} (they are kept in {target.parent})")
-    data = cut_instance(source, weight)
+    data = cut_instance(source, weight, shaping, chars)
     cache.write_atomically(target, data)      # whole or not at all, even with another kitgen cutting the same font
     return target
 
 
-_registered: dict[tuple[str, int], FontFile] = {}
+_registered: dict[tuple, FontFile] = {}
 
 
-def register(family: str, weight: int) -> FontFile:
-    """Register (once) a family at a weight with reportlab; returns its name there."""
-    key = (family, int(weight))
+def family_of(font_name: str) -> str:
+    """The family a registered font is of (its name as kitgen registered it if unknown)."""
+    return next((f.family for f in _registered.values() if f.registered_name == font_name), font_name)
+
+
+def _glyph_count(path: Path) -> int:
+    with open(path, "rb") as file:
+        data = file.read(12 + 16 * 64)
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        if tag == b"maxp":
+            with open(path, "rb") as file:
+                file.seek(offset + 4)
+                return struct.unpack(">H", file.read(2))[0]
+    return 0
+
+
+def register(family: str, weight: int, shaping: bool = False, chars: str | None = None) -> FontFile:
+    """Register (once) a family at a weight with reportlab; returns its name there. ``shaping``: the
+    font HarfBuzz shapes text in (its layout tables kept); ``chars``: the characters a kit may draw in
+    it, to which a large font (``SUBSET_ABOVE``) is cut down."""
+    source, _ = _package_font(family)
+    subset = None
+    if chars is not None and _glyph_count(source) > SUBSET_ABOVE:
+        subset = "".join(sorted(set(chars) | set(BASIC)))
+    key = (family, int(weight), shaping, subset)
     if key in _registered:
         return _registered[key]
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
-    source, _ = _package_font(family)
     default = _default_weight(source)
-    path = source if int(weight) == default else _static_instance(source, int(weight))
-    name = f"kg-{family}-{int(weight)}"
+    if int(weight) == default and subset is None:
+        path = source
+    else:
+        path = _static_instance(source, int(weight), shaping, subset)
+    name = f"kg-{family}-{int(weight)}" + ("-hb" if shaping else "")
+    if subset is not None:
+        name += "-" + hashlib.sha256(subset.encode()).hexdigest()[:8]
     pdfmetrics.registerFont(RLTTFont(name, str(path)))
     _registered[key] = FontFile(family, int(weight), path, name)
     return _registered[key]
 
 
-_partners: dict[str, object] = {}
+# what a cut-down font keeps besides a kit's own characters: printable ASCII, the no-break spaces and the
+# punctuation of CJK text
+BASIC = "".join(map(chr, range(0x20, 0x7F))) + "\u00a0\u202f\u3000、。，．・：；？！「」『』（）【】〈〉《》“”‘’…ー〜"
 
 
-def set_partner(font_name: str, family: str, weight: int) -> None:
-    """The family that draws Arabic-script text set in ``font_name``; registered
-    when first needed (most kits never draw Arabic script)."""
-    _partners[font_name] = (family, int(weight))
+_fallbacks: dict[str, dict] = {}        # a role's registered font -> {script: (family, weight) | registered name}
+_stacks: dict[str, tuple] = {}           # a role's registered font -> what its fallbacks are, for caches' keys
+_chars: dict[str, str | None] = {}
+_languages: dict[str, str | None] = {}
+
+
+def language(font_name: str) -> str | None:
+    """The language of the kit whose roles ``register_roles`` last registered ``font_name`` for: how its
+    text takes capitals (``text.apply_case``: Turkish i is İ)."""
+    return _languages.get(font_name)
+
+
+def set_fallbacks(font_name: str, scripts: dict[str, tuple[str, int]], chars: str | None = None) -> None:
+    """The families that draw text set in ``font_name`` whose script (ISO 15924: Arab, Hebr, Deva, Thai,
+    Hani...) that font does not draw; each registered when first needed (most kits draw one script).
+    ``chars``: the characters the kit may draw, to which a large font is cut down (``register``)."""
+    _fallbacks[font_name] = dict(scripts)
+    _chars[font_name] = chars
+    digest = hashlib.sha256(chars.encode()).hexdigest()[:12] if chars is not None else None
+    _stacks[font_name] = (tuple(sorted(scripts.items())), digest)
+
+
+def stack(font_name: str) -> tuple:
+    """What draws text set in ``font_name`` beside it: part of the key of every cache of shaped text."""
+    return _stacks.get(font_name, ())
+
+
+def fallback(font_name: str, script: str) -> str | None:
+    """The registered font that draws ``script`` in text set in ``font_name`` (None: none is set)."""
+    table = _fallbacks.get(font_name, {})
+    spec = table.get(script)
+    if isinstance(spec, tuple):
+        spec = table[script] = register(*spec, shaping=True, chars=_chars.get(font_name)).registered_name
+    return spec
+
+
+def fallbacks(font_name: str) -> dict[str, str]:
+    """Each script set for ``font_name`` and the family that draws it (not registered)."""
+    return {script: spec[0] if isinstance(spec, tuple) else spec for script, spec in _fallbacks.get(font_name,
+                                                                                                    {}).items()}
 
 
 def partner(font_name: str) -> str | None:
-    spec = _partners.get(font_name)
-    if isinstance(spec, tuple):
-        spec = _partners[font_name] = register(*spec).registered_name
-    return spec
+    """The font that draws Arabic-script text set in ``font_name``."""
+    return fallback(font_name, "Arab")
 
 
 def has_glyph(font_name: str, char: str) -> bool:
@@ -263,19 +371,29 @@ def _outlines(font_name: str):
 
     with open(pdfmetrics.getFont(font_name).face.filename, "rb") as file:      # read whole: no file left open
         face = TTFont(io.BytesIO(file.read()), lazy=True)
-    return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm
+    return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm, face.getGlyphOrder()
 
 
 @functools.lru_cache(maxsize=8192)
 def glyph_ink(font_name: str, char: str) -> tuple[float, float, float, float] | None:
     """A character's ink box (left, bottom, right, top) from its origin, in ems; None when
     the font draws nothing for it."""
+    cmap = _outlines(font_name)[1]
+    name = cmap.get(ord(char))
+    return None if name is None else _bounds(font_name, name)
+
+
+@functools.lru_cache(maxsize=8192)
+def gid_ink(font_name: str, gid: int) -> tuple[float, float, float, float] | None:
+    """A glyph's ink box (left, bottom, right, top) from its origin, in ems, by its number."""
+    order = _outlines(font_name)[3]
+    return _bounds(font_name, order[gid]) if gid < len(order) else None
+
+
+def _bounds(font_name: str, name: str):
     from fontTools.pens.boundsPen import BoundsPen
 
-    glyphs, cmap, units = _outlines(font_name)
-    name = cmap.get(ord(char))
-    if name is None:
-        return None
+    glyphs, _, units, _ = _outlines(font_name)
     pen = BoundsPen(glyphs)
     glyphs[name].draw(pen)
     return None if pen.bounds is None else tuple(v / units for v in pen.bounds)
@@ -288,11 +406,29 @@ def ink_extent(font_name: str, chars: str) -> tuple[float, float] | None:
     return (min(b[1] for b in boxes), max(b[3] for b in boxes)) if boxes else None
 
 
-def register_roles(layout) -> dict[str, str]:
-    """Each layout font role (word, label, ...) -> its registered reportlab name;
-    each role's Arabic-script family is registered as that font's partner."""
+def register_roles(layout, language: str | None = None, chars: str | None = None) -> dict[str, str]:
+    """Each layout font role (word, label, ...) -> its registered reportlab name; each role's
+    families for other scripts (its ``arabic`` and the layout's ``scripts``, ``Hani-ja`` before
+    ``Hani`` in a kit in ``language`` ja) are set as that font's fallbacks (``set_fallbacks``).
+    ``chars``: the characters the kit may draw (``register``)."""
     names = {}
+    table = scripts_for(layout, language)
     for role, spec in layout.fonts.items():
         names[role] = register(spec.family, int(spec.weight)).registered_name
-        set_partner(names[role], spec.arabic, int(spec.weight))
+        _languages[names[role]] = language
+        families = dict(table, Arab=spec.arabic)
+        set_fallbacks(names[role], {script: (family, int(spec.weight)) for script, family in families.items()},
+                      chars)
     return names
+
+
+def scripts_for(layout, language: str | None) -> dict[str, str]:
+    """The layout's ``scripts`` for a kit in ``language``: script -> family."""
+    table, own = {}, {}
+    for key, family in (layout.get("scripts") or {}).items():
+        script, _, lang = key.partition("-")
+        if not lang:
+            table[script] = family
+        elif lang == language:
+            own[script] = family
+    return {**table, **own}

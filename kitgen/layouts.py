@@ -16,7 +16,7 @@ from . import units, yamlio
 from .errors import KitgenError
 
 BASE = "base"
-OPEN_MAPS = {("colours",), ("fonts",), ("types",), ("paper", "sizes"), ("pod", "sizes")}
+OPEN_MAPS = {("colours",), ("fonts",), ("scripts",), ("types",), ("paper", "sizes"), ("pod", "sizes")}
 COLOUR_KEYS = {"colour", "background", "symbol_colour", "pattern"}
 CHOICES = {"fit": ("contain", "cover"), "case": ("upper", "as-is"), "colour_mode": ("rgb", "cmyk"),
            "align": ("top", "centre", "bottom"), "files": ("png", "pdf"), "order": ("front-back", "back-front")}

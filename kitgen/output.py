@@ -39,6 +39,11 @@ class Progress:
         """Something the user should know, that does not stop the build."""
 
 
+# the packages of the other scripts' fonts and of Thai line breaking (those of the extras may be absent: None)
+SCRIPT_PACKAGES = ("fontpkg-heebo", "fontpkg-noto-sans-devanagari", "fontpkg-noto-sans-thai", "justmytype-intl-cjk",
+                   "pythainlp")
+
+
 def library_versions(extra: tuple[str, ...] = (), pdfx: bool = False) -> dict:
     """The versions that shape the bytes of the PDFs, for reproducing a build; ``extra``
     names a family's own (the kernel's first, so every manifest starts alike). A --pdfx build
@@ -46,8 +51,9 @@ def library_versions(extra: tuple[str, ...] = (), pdfx: bool = False) -> dict:
     from kitgen.versions import installed
 
     versions = {name: installed(name) for name in ("reportlab", "fonttools", "qrcode", "fontpkg-noto-sans",
-                                                   "fontpkg-noto-sans-arabic", "arabic-reshaper", "python-bidi",
-                                                   "svglib", "pillow", "py-phosphor-icons") + tuple(extra)}
+                                                   "fontpkg-noto-sans-arabic", "uharfbuzz", "python-bidi",
+                                                   "svglib", "pillow", "py-phosphor-icons") + SCRIPT_PACKAGES
+                + tuple(extra)}
     if pdfx:
         import pikepdf
 

@@ -81,66 +81,15 @@ def test_every_printed_label_is_in_the_kit_language(kits, lang):
     assert texts.load(lang).rules.title in rules
 
 
-def hb_forms(word: str, font_path) -> list[str]:
-    """The joining form HarfBuzz gives each letter of ``word``: init, medi, fina or isol."""
-    import uharfbuzz as hb
-    from fontTools.ttLib import TTFont
-
-    font = hb.Font(hb.Face(hb.Blob.from_file_path(str(font_path))))
-    order = TTFont(str(font_path)).getGlyphOrder()
-    buf = hb.Buffer()
-    buf.add_str(word)
-    buf.guess_segment_properties()
-    hb.shape(font, buf, {})
-    forms = {}
-    for info in buf.glyph_infos:
-        name = order[info.codepoint]
-        base = name.split(".")[0]
-        # a cluster's letter is its glyph named after a letter (uniXXXX); Noto draws dots and
-        # strokes (dotabovear, gafsarkashabovear) and combining marks as glyphs of their own
-        if info.cluster in forms or not base.startswith("uni") or \
-                unicodedata.category(chr(int(base[3:7], 16))).startswith("M"):
-            continue
-        parts = name.split(".")
-        forms[info.cluster] = next((p for p in parts[1:] if p in ("init", "medi", "fina")), "isol")
-    return [forms.get(i, "none") for i in range(len(word.encode("utf-32-le")) // 4)]
-
-
-def our_forms(word: str) -> list[str]:
-    """The joining form arabic-reshaper gives each letter (lam-alef ligatures split back)."""
-    forms = []
-    for ch in text_mod._reshaper().reshape(word):
-        if ch == ZWNJ:
-            continue
-        decomposition = unicodedata.decomposition(ch)
-        tag = decomposition.split()[0] if decomposition.startswith("<") else ""
-        letters = decomposition.split()[1:] if tag else [ch]
-        form = {"<initial>": "init", "<medial>": "medi", "<final>": "fina", "<isolated>": "isol"}.get(tag, "isol")
-        if len(letters) == 2:           # lam-alef: lam joins to alef, alef ends the pair
-            forms += ["medi" if form in ("medi", "fina") else "init", "fina"]
-        else:
-            forms.append(form)
-    return forms
-
-
-def test_persian_joining_matches_harfbuzz():
-    """For every word of the Persian deck, each letter takes the same joining form
-    from arabic-reshaper (what kitgen draws) as from HarfBuzz (an independent shaper)."""
-    from kitgen import fonts
-
-    path = fonts.register("noto-sans-arabic", 400).path
-    for word in decks.load("classic-fa").words:
-        letters = [i for i, ch in enumerate(word) if ch != ZWNJ]
-        reference = [hb_forms(word, path)[i] for i in letters]
-        assert our_forms(word) == reference, word
-
-
 def test_visual_order_and_actual_text():
-    shaped = text_mod.shape("کتاب\u200cخانه")
+    from kitgen import fonts, layouts
+
+    font = fonts.register_roles(layouts.load("default"))["word"]
+    shaped = text_mod.shaped("کتاب\u200cخانه", font)
     assert shaped.actual == "هناخ\u200cباتک"          # visual order, ZWNJ kept for extraction
-    assert "\u200c" not in shaped.visual and len(shaped.visual) == 8
-    assert text_mod.shape("Ёлка").visual == "Ёлка" and text_mod.shape("Ёлка").actual is None
-    assert text_mod.shape("(۱۲) سلام").visual.startswith("ﻡﻼﺳ")      # brackets mirrored, digits kept
+    assert [p.font for p in shaped.pieces] == [fonts.partner(font)] and shaped.pieces[0].rtl
+    assert text_mod.shaped("Ёлка", font) is None        # Cyrillic is drawn as it is
+    assert text_mod.shaped("(۱۲) سلام", font).actual.startswith("مالس")      # read from the right
 
 
 def test_unknown_lang_lists_the_known_ones(tmp_path):

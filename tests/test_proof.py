@@ -40,7 +40,7 @@ def test_proof_of_the_default_kit_passes_and_shows_everything(tmp_path):
 
 
 def test_proof_flags_shrunk_words_and_fails_on_words_that_cannot_fit(tmp_path):
-    words = WORDS + ["Interconnectedness", "W" * 60, "Caf\u00e9s", "Caf\u00e9", "\u732b\u732b"]
+    words = WORDS + ["Interconnectedness", "W" * 60, "Caf\u00e9s", "Caf\u00e9", "\u1230\u120b"]    # Ethiopic: no font of the layout draws it
     (tmp_path / "w.txt").write_text("\n".join(words))
     result = kitgen("proof", "--deck", "w.txt", "--keys", "6", "--out", "p", cwd=tmp_path)
     assert result.returncode == 3
@@ -78,7 +78,7 @@ def test_deck_check_passes_a_good_deck(tmp_path):
 
 
 def test_deck_check_lists_every_problem(tmp_path):
-    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["X" * 50, "Y" * 51, "Cat", "Cats", "\u0e41\u0e21\u0e27"]))
+    (tmp_path / "w.txt").write_text("\n".join(WORDS + ["X" * 50, "Y" * 51, "Cat", "Cats", "\u1230\u120b\u121d"]))
     result = kitgen("deck", "check", "w.txt", cwd=tmp_path)
     assert result.returncode == 3
     assert "2 word(s) do not fit" in result.stdout and "X" * 50 in result.stdout and "Y" * 51 in result.stdout
@@ -88,7 +88,7 @@ def test_deck_check_lists_every_problem(tmp_path):
 
 def test_deck_check_json_has_its_lines_and_each_word_with_what_they_say_of_it(tmp_path):
     deck = "name: Lesson\nlanguage: en\nwords:\n" + "".join(f"  - {w}\n" for w in WORDS + ["X" * 50, "Cat", "Cats",
-                                                                                           "cat", "\u0e41\u0e21"])
+                                                                                           "cat", "\u1230\u120b"])
     (tmp_path / "w.yaml").write_text(deck)
     text = kitgen("deck", "check", "w.yaml", cwd=tmp_path)
     result = kitgen("deck", "check", "--json", "w.yaml", cwd=tmp_path)
@@ -97,14 +97,18 @@ def test_deck_check_json_has_its_lines_and_each_word_with_what_they_say_of_it(tm
     assert report["kind"] == "words" and report["ok"] is False
     assert [f"{line['status']:<4} {line['text']}" for line in report["lines"]] == text.stdout.splitlines()
     entries = {e["name"]: e for e in report["entries"]}
-    assert list(entries) == WORDS + ["X" * 50, "Cat", "Cats", "\u0e41\u0e21"]     # each distinct word, in order
-    said = {name: [(n["status"], n["text"]) for n in e["notes"]] for name, e in entries.items() if e["notes"]}
+    assert list(entries) == WORDS + ["X" * 50, "Cat", "Cats", "\u1230\u120b"]     # each distinct word, in order
+    said = {name: [(n["status"], n["text"]) for n in e["notes"] if n["status"] != "NOTE"]
+            for name, e in entries.items()}
+    said = {name: notes for name, notes in said.items() if notes}
+    # every word is named with its script and the font that draws it
+    assert [n["text"] for n in entries["Cat"]["notes"] if n["status"] == "NOTE"] == ["script Latn in noto-sans"]
     assert said == {
         "X" * 50: [("FAIL", "does not fit its card even at 9pt; shorten it")],
         "Cat": [("FAIL", "written again: cat (line 37); keep one"),
                 ("WARN", "near-duplicate of Cats: they give each other away on one board")],
         "Cats": [("WARN", "near-duplicate of Cat: they give each other away on one board")],
-        "\u0e41\u0e21": [("FAIL", "the font lacks \u0e21\u0e41")]}
+        "\u1230\u120b": [("FAIL", "no font draws '\u120b' (U+120B), '\u1230' (U+1230)")]}
     assert entries["Cat"]["line"] == 35 and entries[WORDS[0]]["line"] == 4       # lines of the YAML file
     assert "thumbnail" not in entries["Cat"]
 

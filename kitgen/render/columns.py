@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from kitgen.errors import KitgenError
-from kitgen.render import paint, text as text_mod
+from kitgen.render import breaks, paint, text as text_mod
 
 
 @dataclass(frozen=True)
@@ -67,10 +67,15 @@ _BREAKS = re.compile("[^\\S\u00a0\u202f\u2007\u2060]+")
 def wrap(content: str, style: Style, width: float) -> list[str]:
     """Words in logical order, as many to a line as fit ``width``; a paragraph of more than
     one line does not end on a lone word (the line before gives it its last word). Lines
-    are measured by adding up their words' widths (``text.fits``)."""
+    are measured by adding up their words' widths (``text.fits``). Text without spaces between
+    its words (Chinese, Japanese, Thai) may also break inside a word (``breaks.pieces``)."""
+    words = _BREAKS.split(content.strip()) if content.strip() else []
+    split = [breaks.pieces(word) for word in words]
+    if any(len(parts) > 1 for parts in split):
+        return _wrap_pieces(split, style, width)
     lines: list[list[str]] = []
     current: list[str] = []
-    for word in _BREAKS.split(content.strip()) if content.strip() else []:
+    for word in words:
         if current and not text_mod.fits(current + [word], style.font, style.size, width):
             lines.append(current)
             current = [word]
@@ -82,6 +87,22 @@ def wrap(content: str, style: Style, width: float) -> list[str]:
         if len(before) > 2 and text_mod.fits(last, style.font, style.size, width):
             lines[-2:] = [before[:-1], last]
     return [" ".join(line) for line in lines]
+
+
+def _wrap_pieces(words: list[list[str]], style: Style, width: float) -> list[str]:
+    """``wrap`` for words some of which break inside: as many pieces to a line as fit, each line
+    measured whole; a space stands between words, none between the pieces of one."""
+    lines: list[str] = []
+    current = ""
+    for parts in words:
+        for i, piece in enumerate(parts):
+            candidate = current + (" " if current and i == 0 else "") + piece
+            if current and text_mod.width(candidate, style.font, style.size) > width:
+                lines.append(current)
+                current = piece
+            else:
+                current = candidate
+    return lines + ([current] if current else [])
 
 
 KEEP = 2     # a paragraph's first lines, and its last, stand at least this many together in a column

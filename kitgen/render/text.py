@@ -1,12 +1,11 @@
-"""Text that must fit its box: shaping, size search, glyph checks, drawing.
+"""Text that must fit its box: size search, glyph checks, drawing.
 
-Latin, Cyrillic and Greek text is drawn as it is. Text in an Arabic script
-(Persian, Arabic) is shaped first -- joined letter forms and lam-alef by
-arabic-reshaper, then laid out right to left by python-bidi's pure-Python
-algorithm (its default Rust one does not mirror brackets) -- and drawn with
-the font's Arabic partner, falling back to the Latin face for characters the
-Arabic face lacks. Each shaped line carries an /ActualText span so that text
-extraction (pdftotext) gives the words back in logical order, ZWNJ included.
+Latin, Cyrillic and Greek text is drawn as it is, character by character, in the
+role's font. Any other script, and any line of a right-to-left paragraph, is laid
+out by ``shaping``: bidi runs, a font for each script, HarfBuzz's glyphs and
+positions; each such line carries an /ActualText span, so that text extraction
+(pdftotext, pdfium) gives the words back in logical order whatever glyphs
+shaping made of them (docs/design.md §6.6).
 """
 
 import re
@@ -17,11 +16,9 @@ from functools import lru_cache
 from reportlab.pdfbase import pdfmetrics
 
 from .. import fonts
+from . import shaping
 
 SIZE_STEP = 0.25   # sizes are multiples of this, so output is stable
-ZWNJ = "\u200c"
-ZWJ = "\u200d"
-_PLACEHOLDER = "\u08a0"   # an unused right-to-left letter that stands in for ZWNJ, which bidi would drop
 
 
 @dataclass(frozen=True)
@@ -32,12 +29,18 @@ class Fit:
     missing: str         # characters the font lacks
 
 
-def apply_case(text: str, case: str) -> str:
-    """``case: upper`` as the text's script writes capitals: Greek drops its accents (``greek_upper``);
-    any other text is ``str.upper``'s."""
+def apply_case(text: str, case: str, language: str | None = None) -> str:
+    """``case: upper`` as the text's language writes capitals: Greek drops its accents (``greek_upper``);
+    Turkish and Azerbaijani dotted i is İ (and dotless ı is I); any other text is ``str.upper``'s
+    (German ß is SS)."""
     if case != "upper":
         return text
+    if language in DOTTED_I:
+        text = text.replace("i", "\u0130")
     return greek_upper(text) if _GREEK.search(text) else text.upper()
+
+
+DOTTED_I = frozenset({"tr", "az"})      # languages whose capital of i is İ
 
 
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
@@ -79,137 +82,25 @@ def is_arabic_script(text: str) -> bool:
     return _ARABIC.search(text) is not None
 
 
-@dataclass(frozen=True)
-class Shaped:
-    visual: str                 # the characters in drawing order, left to right
-    actual: str | None          # for /ActualText: the text in visual order with ZWNJ kept (None: plain text)
-
-
-class _Settings:
-    """A reshaper's configuration as plain values, read once. arabic-reshaper reads six
-    settings from its ConfigParser section on every ``reshape`` (and each read goes through
-    ConfigParser's interpolation); this answers the same ``get`` and ``getboolean`` calls
-    from dictionaries. Keys are matched without regard to case, as ConfigParser does."""
-
-    def __init__(self, section):
-        states = section.parser.BOOLEAN_STATES
-        self._values = {key: section[key] for key in section}
-        self._booleans = {key: states[value.lower()] for key, value in self._values.items()
-                          if value.lower() in states}
-
-    def get(self, key: str, fallback=None):
-        return self._values.get(key.lower(), fallback)
-
-    def getboolean(self, key: str, fallback=None):
-        return self._booleans.get(key.lower(), fallback)
-
-
-@lru_cache(maxsize=1)
-def _reshaper():
-    import arabic_reshaper
-
-    class Reshaper(arabic_reshaper.ArabicReshaper):
-        """arabic-reshaper's reshaper with its configuration read once (``_Settings``)."""
-
-        def __init__(self, configuration):
-            super().__init__(configuration=configuration)
-            self.configuration = _Settings(self.configuration)
-
-    # keep diacritics (tanwin, hamza above...); drawn after their letter they sit right
-    return Reshaper({"delete_harakat": False})
-
-
-def shape(text: str, rtl: bool | None = None) -> Shaped:
-    """Text as it is to be drawn, left to right. ``rtl``: the base direction of the
-    paragraph the text is a line of -- True for a right-to-left paragraph (a line that
-    starts with a Latin word or a digit still reads from the right), False for a
-    left-to-right one (a Persian name inside an English line), None: the text's own first
-    strong character decides (a label, a word). Text that needs no shaping is given as it is,
-    and kept out of the cache (a key's number is new on every key)."""
-    if not rtl and not is_arabic_script(text):
-        return Shaped(text, None)
-    return _shape(text, rtl)
-
-
-@lru_cache(maxsize=4096)     # a line is shaped when measured, drawn, and drawn again in another file
-def _shape(text: str, rtl: bool | None) -> Shaped:
-    arabic = is_arabic_script(text)
-    base = {True: "R", False: "L", None: None}[rtl]
-    visual = _display(_reshape(text) if arabic else text, base)
-    # Extraction tools reverse right-to-left runs they read; give them the text in
-    # visual order, with each ZWNJ kept where it stands.
-    actual = _display(text.replace(ZWNJ, _PLACEHOLDER), base).replace(_PLACEHOLDER, ZWNJ)
-    return Shaped(visual, actual if arabic or visual != text else None)
-
-
-# the bidi classes rule X9 of the bidi algorithm removes: embeddings, overrides, their end, boundary neutrals
-BIDI_REMOVED = frozenset({"RLE", "LRE", "RLO", "LRO", "PDF", "BN"})
-_STRONG_RTL = frozenset({"R", "AL"})
-# classes that, with no left-to-right letter, digit, separator or explicit mark about, all
-# resolve to right to left: letters, boundary neutrals, marks, spaces, punctuation
-_RTL_ONLY = frozenset({"R", "AL", "BN", "NSM", "WS", "ON", "CS", "ES", "ET"})
-
-
-def _display(text: str, base: str | None) -> str:
-    """The text in visual order by python-bidi's pure-Python algorithm (it mirrors brackets),
-    ``base`` the paragraph's direction ("R", "L", None: found). In a right-to-left paragraph
-    (or one whose first strong letter is right to left), a text of right-to-left letters,
-    marks, spaces and punctuation -- no left-to-right letter, no digit -- is all at level 1:
-    it comes out reversed, without its boundary neutrals (ZWNJ) and with its brackets
-    mirrored, and is so written here directly."""
-    classes = set(map(unicodedata.bidirectional, text))
-    if _RTL_ONLY.issuperset(classes) and (base == "R" or base is None and classes & _STRONG_RTL or
-                                          _STRONG_RTL.issuperset(classes - {"BN"})):
-        from bidi.mirror import MIRRORED
-
-        return "".join(MIRRORED.get(ch, ch) if unicodedata.mirrored(ch) else ch for ch in reversed(text)
-                       if unicodedata.bidirectional(ch) != "BN")
-    from bidi.algorithm import get_display
-
-    return get_display(text, base_dir=base)
-
-
-@lru_cache(maxsize=8192)
-def _reshape_word(word: str) -> str:
-    return _reshaper().reshape(word)
-
-
-def _reshape(text: str) -> str:
-    """arabic-reshaper's joined forms of ``text``, a word at a time (each word's cached): a
-    letter joins only letters, never across a space, and no ligature switched on spans one.
-    A text with a ZWJ is reshaped whole: the reshaper drops a ZWJ by its neighbours."""
-    if ZWJ in text:
-        return _reshaper().reshape(text)
-    return " ".join(map(_reshape_word, text.split(" ")))
+def shaped(text: str, font: str, rtl: bool | None = None):
+    """The text as HarfBuzz shapes it in ``font`` (``shaping.line``), or None for text drawn as it is:
+    Latin, Cyrillic and Greek outside a right-to-left paragraph."""
+    return shaping.line(text, font, rtl) if shaping.needs_shaping(text, rtl) else None
 
 
 def runs(text: str, font: str, rtl: bool | None = None) -> tuple[tuple[str, str], ...]:
-    """The shaped text in runs of one font each: (characters, font name), left to right."""
-    shaped = shape(text, rtl).visual
-    partner = fonts.partner(font) if is_arabic_script(text) else None
-    if partner is None:
-        return ((shaped, font),)
-    # the registered fonts are part of the key: a name registered anew is looked at anew
-    return _split(shaped, font, partner, pdfmetrics.getFont(font), pdfmetrics.getFont(partner))
-
-
-@lru_cache(maxsize=4096)
-def _split(shaped: str, font: str, partner: str, *_registered) -> tuple[tuple[str, str], ...]:
-    """Shaped characters in runs of one font each: the partner's wherever it has the glyph
-    (or ``font`` lacks it too), else ``font``'s."""
-    out: list[tuple[str, str]] = []
-    latin = _drawn_by_font(set(shaped), font, partner)
-    for ch in shaped:
-        use = font if ch in latin else partner
-        if out and out[-1][1] == use:
-            out[-1] = (out[-1][0] + ch, use)
-        else:
-            out.append((ch, use))
-    return tuple(out)
+    """The text in pieces of one font each, (characters in logical order, font name), left to right."""
+    line = shaped(text, font, rtl)
+    if line is None:
+        return ((text, font),)
+    return tuple((piece.text, piece.font) for piece in line.pieces)
 
 
 def width(text: str, font: str, size: float) -> float:
-    return sum(pdfmetrics.stringWidth(part, name, size) for part, name in runs(text, font))
+    line = shaped(text, font)
+    if line is None:
+        return pdfmetrics.stringWidth(text, font, size)
+    return line.advance * size
 
 
 ROUNDING = 1e-6     # points: far above the rounding of a sum of advances, far below anything visible
@@ -218,22 +109,16 @@ ROUNDING = 1e-6     # points: far above the rounding of a sum of advances, far b
 def line_advance(words, font: str) -> float | None:
     """The advance at size 1 of the words joined by single spaces, as ``width`` measures that
     line (up to the rounding of a sum), added up from the words' own advances, each found
-    once. None when a word's advance depends on the words around it: it holds a ZWJ (the
-    reshaper drops one by its neighbours) or a character bidi mirrors to a glyph of another
-    width. The words hold no white space."""
+    once. None when a word is shaped (``shaped``): a shaped line is measured whole, since
+    shaping and bidi may reach across its spaces. The words hold no white space."""
     if not words:
         return 0.0
-    # a line with Arabic script is shaped whole, and each of its characters is drawn by the
-    # partner where it has the glyph; any other line is drawn as it is, in ``font``
-    arabic = any(map(is_arabic_script, words))
-    partner = fonts.partner(font) if arabic else None
-    key = (arabic, font, partner, pdfmetrics.getFont(font), partner and pdfmetrics.getFont(partner))
+    if any(shaping.needs_shaping(word) for word in words):
+        return None
+    key = (font, pdfmetrics.getFont(font))
     total = 0.0
     for word in words:
-        advance = _word_advance(word, *key)
-        if advance is None:
-            return None
-        total += advance
+        total += _word_advance(word, *key)
     return total + (len(words) - 1) * _word_advance(" ", *key)
 
 
@@ -249,76 +134,87 @@ def fits(words, font: str, size: float, limit: float) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def _word_advance(word: str, arabic: bool, font: str, partner: str | None, *_registered) -> float | None:
-    """A word's advance at size 1 within a line (``line_advance``); the registered fonts
-    are part of the key, so that a name registered anew is measured anew."""
-    if not arabic:
-        return pdfmetrics.stringWidth(word, font, 1.0)
-    if ZWJ in word:
-        return None
-    from bidi.mirror import MIRRORED
-
-    # shaping does not reach across a space (no ligature that spans words is switched on),
-    # and bidi only reorders, drops the characters of the classes of its rule X9 and mirrors:
-    # the line's characters are its words' characters, less those, a mirrored one perhaps mirrored
-    chars = [ch for ch in _reshape_word(word) if unicodedata.bidirectional(ch) not in BIDI_REMOVED]
-    mirrors = {ch: MIRRORED[ch] for ch in chars if ch in MIRRORED}
-    latin = _drawn_by_font(set(chars) | set(mirrors.values()), font, partner)
-
-    def advance(string: str) -> float:
-        in_partner = "".join(ch for ch in string if ch not in latin)
-        in_font = "".join(ch for ch in string if ch in latin)
-        return (pdfmetrics.stringWidth(in_partner, partner, 1.0) if in_partner else 0.0) + (
-            pdfmetrics.stringWidth(in_font, font, 1.0) if in_font else 0.0)
-
-    if any(advance(ch) != advance(mirror) for ch, mirror in mirrors.items()):
-        return None
-    return advance("".join(chars))
-
-
-def _drawn_by_font(chars: set[str], font: str, partner: str | None) -> set[str]:
-    """Those of the characters of a line in an Arabic script that ``runs`` draws in ``font``
-    rather than in its Arabic partner: those the partner lacks and ``font`` has (all of them
-    when there is no partner)."""
-    if partner is None:
-        return chars
-    without = fonts.lacking(partner, chars)
-    return without - fonts.lacking(font, without)
+def _word_advance(word: str, font: str, *_registered) -> float:
+    """A word's advance at size 1 within a line (``line_advance``); the registered font is part of
+    the key, so that a name registered anew is measured anew."""
+    return pdfmetrics.stringWidth(word, font, 1.0)
 
 
 def missing_glyphs(text: str, font: str) -> str:
-    """Characters neither the font nor its Arabic partner can draw."""
-    lacking = fonts.lacking(font, text)
-    if not lacking:
-        return ""
-    partner = fonts.partner(font)
-    return "".join(sorted(fonts.lacking(partner, lacking) if partner else lacking))
+    """Characters no font that draws ``text`` has (the role's font, or the one for their script)."""
+    line = shaped(text, font)
+    if line is None:
+        return "".join(sorted(fonts.lacking(font, text)))
+    return line.missing
+
+
+def scripts(text: str, font: str) -> list[tuple[str, str]]:
+    """What draws ``text`` set in ``font``: each of its scripts (ISO 15924, in order of first use; common
+    characters, digits and marks count with the letters they stand by) and the registered font that
+    draws it."""
+    line = shaped(text, font)
+    if line is None:
+        found = [s for s in map(shaping.script, text) if s not in shaping.NEUTRAL]
+        pairs = [(s, font) for s in dict.fromkeys(found or ["Zyyy"])]
+    else:
+        logical = sorted(line.pieces, key=lambda piece: text.find(piece.text))
+        pairs = list(dict.fromkeys((piece.script or "Zyyy", piece.font) for piece in logical))
+    return pairs
 
 
 @lru_cache(maxsize=8192)
 def ink(text: str, font: str) -> tuple[float, float] | None:
-    """The lowest and highest ink of the shaped text, in ems from its baseline."""
-    extents = [e for e in (fonts.ink_extent(name, part) for part, name in runs(text, font)) if e]
-    return (min(e[0] for e in extents), max(e[1] for e in extents)) if extents else None
+    """The lowest and highest ink of the text, in ems from its baseline."""
+    line = shaped(text, font)
+    if line is not None:
+        return shaping.ink(line)
+    return fonts.ink_extent(font, text)
+
+
+def overhang(text: str, font: str) -> float:
+    """How far, at size 1, the text's ink reaches beyond its advance, on the side where it reaches further."""
+    x = left = right = 0.0
+    line = shaped(text, font)
+    if line is None:
+        for char in text:
+            box = fonts.glyph_ink(font, char)
+            if box is not None:
+                left, right = min(left, x + box[0]), max(right, x + box[2])
+            x += pdfmetrics.stringWidth(char, font, 1.0)
+        return max(-left, right - x)
+    for piece in line.pieces:
+        for glyph in piece.glyphs:
+            box = fonts.gid_ink(piece.font, glyph.gid)
+            if box is not None:
+                at = x + glyph.dx / piece.units
+                left, right = min(left, at + box[0]), max(right, at + box[2])
+            x += glyph.advance / piece.units
+    return max(-left, right - x)
 
 
 def fit_once(text: str, font: str, box_w: float, box_h: float, max_size: float, min_size: float) -> Fit:
     """The largest size up to ``max_size`` at which ``text`` fits the box on one line.
     Its height is measured by its script: Latin, Cyrillic and Greek by the face's ascent
-    and descent; an Arabic script, whose letters reach far above and below and differ
-    word to word, by the word's own ink (docs/design.md §6.5). ``fit`` is the same, cached:
+    and descent; any other script, whose letters reach far above and below and differ
+    word to word, by the text's own ink (docs/design.md §6.5). ``fit`` is the same, cached:
     this is for text fitted once (a key's number, new on every key), which would only fill
     the cache."""
-    parts = runs(text, font)
-    faces = [pdfmetrics.getFont(name).face for name in {name for _, name in parts}]
-    height = max((face.ascent - face.descent) / 1000.0 for face in faces)
-    extent = is_arabic_script(text) and ink(text, font)
-    if extent:
-        height = extent[1] - extent[0]
-    one = sum(pdfmetrics.stringWidth(part, name, 1.0) for part, name in parts)
+    line = shaped(text, font)
+    if line is None:
+        face = pdfmetrics.getFont(font).face
+        height = (face.ascent - face.descent) / 1000.0
+        one = pdfmetrics.stringWidth(text, font, 1.0)
+        missing = "".join(sorted(fonts.lacking(font, text)))
+    else:
+        faces = [pdfmetrics.getFont(name).face for name in {piece.font for piece in line.pieces} or {font}]
+        height = max((face.ascent - face.descent) / 1000.0 for face in faces)
+        extent = shaping.ink(line)
+        if extent:
+            height = extent[1] - extent[0]
+        one = line.advance
+        missing = line.missing
     size = min(max_size, box_w / one if one else max_size, box_h / height)
     size = int(size / SIZE_STEP) * SIZE_STEP
-    missing = missing_glyphs(text, font)
     return Fit(text, size, size >= min_size and not missing, missing)
 
 
@@ -353,11 +249,12 @@ _SHIFT = {"left": 0.0, "centre": 0.5, "right": 1.0}     # how much of a line's w
 def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: str = "left",
               rtl: bool | None = None):
     """One line at baseline ``y``: from ``x`` (left), around it (centre) or up to it (right);
-    ``rtl``: its paragraph's base direction (``shape``)."""
+    ``rtl``: its paragraph's base direction (``shaping.line``)."""
     if not text:
         return
     shift = _SHIFT[align]
-    if not rtl and not is_arabic_script(text):          # plain text: drawn as it is, in its own font
+    line = shaped(text, font, rtl)
+    if line is None:                    # Latin, Cyrillic, Greek: drawn as it is, in its own font
         c.setFont(font, size)
         face = pdfmetrics.getFont(font)
         if not face._dynamicFont:
@@ -365,17 +262,10 @@ def draw_line(c, text: str, font: str, size: float, x: float, y: float, align: s
             return
         _show(c, face, text, size, x - shift * pdfmetrics.stringWidth(text, font, size) if shift else x, y)
         return
-    parts = runs(text, font, rtl)
-    start = x - shift * sum(pdfmetrics.stringWidth(part, name, size) for part, name in parts)
-    shaped = shape(text, rtl)
-    if shaped.actual is not None:
-        actual_text_begin(c, shaped.actual)
-    for part, name in parts:
-        c.setFont(name, size)
-        c.drawString(start, y, part)
-        start += pdfmetrics.stringWidth(part, name, size)
-    if shaped.actual is not None:
-        actual_text_end(c)
+    start = x - shift * line.advance * size
+    actual_text_begin(c, line.actual)
+    shaping.show(c, line, size, start, y)
+    actual_text_end(c)
 
 
 def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = False):
@@ -389,9 +279,9 @@ def draw(c, text: str, font: str, size: float, box, fill, rotate180: bool = Fals
         c.rotate(180)
     c.setFillColor(fill)
     # Latin, Cyrillic, Greek: centred on the capital height, so upper-case words sit in the
-    # middle (tails and accents hang outside, as type does); an Arabic script: on its own ink
+    # middle (tails and accents hang outside, as type does); any other script: on its own ink
     middle = face.capHeight / 1000.0 / 2
-    extent = is_arabic_script(text) and ink(text, font)
+    extent = shaping.needs_shaping(text) and ink(text, font)
     if extent:
         middle = sum(extent) / 2
     draw_line(c, text, font, size, 0, -middle * size, "centre")

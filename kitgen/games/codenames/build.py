@@ -60,9 +60,10 @@ def check_labels(layout, font_names: dict[str, str], messages, kit_name: str, ed
             checks.append((layout.duet.guess, label(messages, "guessed_by", side=messages.labels[side])))
         for key in ("timer", "extra_timer"):
             token = layout.timer_token.label
-            checks.append((token, text.apply_case(messages.labels[key], token.case)))
+            checks.append((token, text.apply_case(messages.labels[key], token.case, messages.language)))
     for key in tiles:
-        checks.append((layout.tile.label, text.apply_case(messages.labels[key], layout.tile.label.case)))
+        checks.append((layout.tile.label, text.apply_case(messages.labels[key], layout.tile.label.case,
+                                                          messages.language)))
     for style, shown in checks:
         fitted = text.fit(shown, font_names[style.font], style.box[2], style.box[3], style.size, style.min_size)
         if fitted.missing:
@@ -87,6 +88,11 @@ class Prepared:
     card_sets: dict
 
 
+def kit_words(kit: Kit) -> tuple:
+    """The words a kit may print: its deck's (none for a picture deck)."""
+    return tuple(getattr(kit.deck, "words", None) or ())
+
+
 def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> Prepared:
     """Load what drawing the kit needs. ``strict`` refuses words and labels that
     do not fit or lack glyphs (a build); a proof reports them instead."""
@@ -94,7 +100,7 @@ def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> 
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
     messages = texts.load(kit.language)
-    font_names = fonts.register_roles(layout)
+    font_names = fonts.register_roles(layout, kit.language, texts.characters(kit.language, kit_words(kit)))
     kit_contents = contents.build(kit)
     picture_deck = isinstance(kit.deck, picture_decks.PictureDeck)
     if picture_deck:

@@ -29,8 +29,7 @@ class WordFit:
 def word_fits(words, layout, fonts: dict[str, str]) -> list[WordFit]:
     """How each word fits its boxes on a codename card (both the upright and the
     turned copy must fit); longest first."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
+    from kitgen import fonts as fonts_mod
     from kitgen.render import text
 
     card = layout.codename_card
@@ -39,12 +38,12 @@ def word_fits(words, layout, fonts: dict[str, str]) -> list[WordFit]:
         main = None
         fits, missing = True, ""
         for style in (card.word, card.word_flipped):
-            shown = text.apply_case(word, style.case)
+            shown = text.apply_case(word, style.case, fonts_mod.language(fonts[style.font]))
             fitted = text.fit(shown, fonts[style.font], style.box[2], style.box[3], style.size, style.min_size)
             missing = missing or fitted.missing
             fits = fits and fitted.fits
             if main is None:
-                main = (fitted.size, style, stringWidth(shown, fonts[style.font], style.size))
+                main = (fitted.size, style, text.width(shown, fonts[style.font], style.size))
         size, style, width = main
         report.append(WordFit(word, size, style.size, style.min_size, width, missing, fits))
     return sorted(report, key=lambda r: (-r.width, r.word))
@@ -111,11 +110,13 @@ def words_report(path: str, deck, layout, fonts: dict[str, str]) -> DeckReport:
         lines.append(("OK", f"every word fits its card{note}"))
     for r in fits:
         if r.missing:
-            entries[r.word].notes.append(("FAIL", f"the font lacks {r.missing}"))
+            entries[r.word].notes.append(("FAIL", "no font draws " + ", ".join(
+                f"{ch!r} (U+{ord(ch):04X})" for ch in r.missing)))
         elif not r.fits:
             entries[r.word].notes.append(("FAIL", f"does not fit its card even at {r.min_size:g}pt; shorten it"))
         elif r.shrunk:
             entries[r.word].notes.append(("OK", f"fits at {r.size:g}pt (shrunk from {r.max_size:g}pt)"))
+    lines += _scripts(deck, layout, fonts, entries)
     pairs = near_duplicates(deck.words)
     if pairs:
         lines.append(("WARN", f"near-duplicates, which give each other away on one board: "
@@ -124,6 +125,39 @@ def words_report(path: str, deck, layout, fonts: dict[str, str]) -> DeckReport:
             entries[a].notes.append(("WARN", f"near-duplicate of {b}: they give each other away on one board"))
             entries[b].notes.append(("WARN", f"near-duplicate of {a}: they give each other away on one board"))
     return DeckReport("words", lines, list(entries.values()), failed)
+
+
+def _scripts(deck, layout, fonts: dict[str, str], entries) -> list[tuple[str, str]]:
+    """Which scripts the deck's words are in and the font that draws each (docs/design.md §9.5): one
+    line for the deck, a note for each word, and a line for each word that mixes scripts."""
+    from kitgen import fonts as fonts_mod
+    from kitgen.render import text
+
+    style = layout.codename_card.word
+    font = fonts[style.font]
+    counts: dict[tuple[str, str], int] = {}
+    mixed = []
+    for word in deck.words:
+        shown = text.apply_case(word, style.case, deck.language)
+        drawn = text.scripts(shown, font)
+        for pair in drawn:
+            counts[pair] = counts.get(pair, 0) + 1
+        described = "; ".join(f"{script} in {fonts_mod.family_of(name)}" for script, name in drawn)
+        entries[word].notes.append(("NOTE", f"script {described}"))
+        if len(drawn) > 1:
+            mixed.append(f"{word} ({described})")
+    summary = ", ".join(f"{script}: {count} word(s) in {fonts_mod.family_of(name)}"
+                        for (script, name), count in sorted(counts.items(), key=lambda kv: -kv[1]))
+    lines = [("OK", f"scripts: {summary}")]
+    if mixed:
+        lines.append(("NOTE", f"{len(mixed)} word(s) mix scripts, each drawn in its own font: {', '.join(mixed)}"))
+    return lines
+
+
+def each_word(report: DeckReport) -> list[tuple[str, str]]:
+    """One line for each word of a words report: its notes (``kitgen deck check --words``)."""
+    return [("FAIL" if any(s == "FAIL" for s, _ in e.notes) else "WARN" if any(s == "WARN" for s, _ in e.notes)
+             else "OK", f"{e.name}: " + "; ".join(t for _, t in e.notes)) for e in report.entries]
 
 
 def pictures_report(path: str, deck, box_w: float, box_h: float) -> DeckReport:

@@ -58,7 +58,7 @@ def calibrate(paper, duplex, lang, layout, out_dir):
     from . import texts
 
     the_layout = layouts.load(layout)
-    fonts = fonts_mod.register_roles(the_layout)
+    fonts = fonts_mod.register_roles(the_layout, lang, texts.characters(lang))
     data = calibration.render(layouts.page_size(the_layout, paper), the_layout, fonts, texts.load(lang), duplex)
     path = Path(out_dir) / "calibration.pdf"
     write_file(path, data)
@@ -91,13 +91,15 @@ def deck():
               help="The layout whose boxes the words must fit.")
 @click.option("--json", "as_json", is_flag=True,
               help="Write one JSON document: the lines, and each word or picture with what they say of it.")
-def deck_check(path, layout, as_json):
+@click.option("--words", "each", is_flag=True,
+              help="Also write a line for each word: its script, the font that draws it, its size or what is wrong.")
+def deck_check(path, layout, as_json, each):
     """Check a deck without rendering: words fit, glyphs exist, no duplicates,
     no near-duplicates (plurals); for a picture deck (a folder or a YAML list),
     every picture opens and is sharp enough. Exit 0 when every check passes."""
     from kitgen import fonts as fonts_mod, pictures
 
-    from . import checks, decks as decks_mod, layout as codenames_layout, picture_decks
+    from . import checks, decks as decks_mod, layout as codenames_layout, picture_decks, texts
 
     if picture_decks.is_picture_deck(path):
         picture_deck = picture_decks.load(path)
@@ -106,11 +108,13 @@ def deck_check(path, layout, as_json):
     else:
         the_deck = decks_mod.load(path, strict=False)
         the_layout = codenames_layout.load(layout)
-        report = checks.words_report(path, the_deck, the_layout, fonts_mod.register_roles(the_layout))
+        chars = texts.characters(the_deck.language, the_deck.words)
+        report = checks.words_report(path, the_deck, the_layout,
+                                     fonts_mod.register_roles(the_layout, the_deck.language, chars))
     if as_json:
         click.echo(json.dumps(report.data(pictures.thumbnail), ensure_ascii=False, indent=1))
     else:
-        for status, text in report.lines:
+        for status, text in report.lines + (checks.each_word(report) if each and report.kind == "words" else []):
             click.echo(f"{status:<4} {text}")
     if report.failed:
         sys.exit(EXIT_CHECK_FAILED)

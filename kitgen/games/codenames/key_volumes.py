@@ -107,7 +107,7 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
                        duplex=duplex, language=language)
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
-    fonts = fonts_mod.register_roles(layout)
+    fonts = fonts_mod.register_roles(layout, kit.language, texts.characters(kit.language))
     fold = kit.duplex == "fold"
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size, fold).per_sheet
     sides = 1 if fold else 2            # a sheet is two pages, fronts and backs, or one fold page

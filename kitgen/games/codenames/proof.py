@@ -205,7 +205,7 @@ def _words(sheet: Sheet):
             colour = red if not fit.fits else (blue if fit.shrunk else sheet.ink)
             paint.stroke_box(sheet.c, (x, y, box_w, box_h), sheet.guide, sheet.style.guide.width)
             if not fit.missing:
-                shown = text.apply_case(fit.word, style.case)
+                shown = text.apply_case(fit.word, style.case, proof.kit.language)
                 text.draw(sheet.c, shown, font, max(fit.size, 1), (x, y, box_w, box_h), colour)
             sheet.c.setFont(sheet.font, sizes.caption)
             sheet.c.setFillColor(colour)

@@ -9,7 +9,7 @@ from pathlib import Path
 from kitgen import fonts as fonts_mod, layouts
 from kitgen.errors import KitgenError
 from kitgen.games.codenames import forum_boards, kitfile, single_games, texts
-from kitgen.games.codenames.build import load_layout
+from kitgen.games.codenames.build import kit_words, load_layout
 from kitgen.games.codenames.render import cell_symbols, game_sheets
 
 
@@ -49,7 +49,7 @@ def make(deck: str | None, edition: str, language: str | None, seed: str | None,
     layout = load_layout(kit)
     folder = Path(out_dir) / f"games-{games[0].code.lower()}"
     if fmt == "pdf":
-        fonts = fonts_mod.register_roles(layout)
+        fonts = fonts_mod.register_roles(layout, kit.language, texts.characters(kit.language, kit_words(kit)))
         if not hasattr(kit.deck, "pictures"):
             from kitgen.games.codenames.render import codename_cards
 

@@ -24,7 +24,8 @@ def card_set(tiles: tuple[Tile, ...], layout, fonts: dict[str, str], messages, t
         x, y, w, h = tile.symbol.box
         cell_symbols.symbol(c, kind, x + w / 2, y + h / 2, min(w, h), mark)
         label = tile.label
-        shown = text.apply_case(messages.labels["double_agent" if double else LABELS[kind]], label.case)
+        shown = text.apply_case(messages.labels["double_agent" if double else LABELS[kind]], label.case,
+                                messages.language)
         font = fonts[label.font]
         size = text.fit(shown, font, label.box[2], label.box[3], label.size, label.min_size).size
         text.draw(c, shown, font, size, label.box, mark)

@@ -1,5 +1,6 @@
 """Codename cards: the word upright and, smaller, turned 180 degrees for the far side."""
 
+from kitgen import fonts as fonts_mod
 from kitgen.errors import KitgenError
 from kitgen.games.codenames import checks
 from kitgen.games.codenames.model import CodenameCard
@@ -54,8 +55,8 @@ def card_set(cards: tuple[CodenameCard, ...], layout, fonts: dict[str, str], tit
         if word is None:
             return
         for style, flipped in ((card.word, False), (card.word_flipped, True)):
-            shown = text.apply_case(word, style.case)
             font = fonts[style.font]
+            shown = text.apply_case(word, style.case, fonts_mod.language(font))
             size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
             text.draw(c, shown, font, size, style.box, ink[style.colour], rotate180=flipped)
 

@@ -9,10 +9,7 @@ inside of its cell's frame on either side (a J's hook reaches left of its origin
 
 import io
 
-from reportlab.pdfbase import pdfmetrics
-
 from kitgen.errors import KitgenError
-from kitgen.fonts import glyph_ink
 from kitgen.games.codenames.render import key_cards, picture_cards
 from kitgen.messages import label
 from kitgen.render import forms, paint, pictures, text
@@ -53,23 +50,11 @@ def _inner(box, cell) -> tuple[float, float, float, float]:
     return x + inset, y + inset, w - 2 * inset, h - 2 * inset
 
 
-def _overhang(word: str, font: str) -> float:
-    """How far, at size 1, the word's ink reaches beyond its advance, on the side where it reaches further."""
-    x = left = right = 0.0
-    for part, name in text.runs(word, font):
-        for char in part:
-            ink = glyph_ink(name, char)
-            if ink is not None:
-                left, right = min(left, x + ink[0]), max(right, x + ink[2])
-            x += pdfmetrics.stringWidth(char, name, 1.0)
-    return max(-left, right - x)
-
-
 def _fit(word: str, font: str, inner, style) -> text.Fit:
     """``word`` fitted to a cell's inner box, ink and all: drawn centred on its advance, the
     advance may take only the share of the width that leaves room for the ink beyond it."""
     advance = text.width(word, font, 1.0)
-    room = inner[2] * advance / (advance + 2 * _overhang(word, font)) if advance else inner[2]
+    room = inner[2] * advance / (advance + 2 * text.overhang(word, font)) if advance else inner[2]
     return text.fit(word, font, room, inner[3], style.size, style.min_size)
 
 

@@ -42,7 +42,8 @@ def card_set(tokens: tuple[TimerToken, ...], layout, fonts: dict[str, str], mess
         ink = paint.colour(layout, token.extra.colour if extra else token.symbol.colour)
         hourglass(c, token.symbol.box, ink, token.symbol.width)
         style = token.label
-        shown = text.apply_case(messages.labels.extra_timer if extra else messages.labels.timer, style.case)
+        shown = text.apply_case(messages.labels.extra_timer if extra else messages.labels.timer, style.case,
+                                messages.language)
         font = fonts[style.font]
         size = text.fit(shown, font, style.box[2], style.box[3], style.size, style.min_size).size
         text.draw(c, shown, font, size, style.box,

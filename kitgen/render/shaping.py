@@ -1,0 +1,320 @@
+"""Text shaped by HarfBuzz: every script but Latin, Cyrillic and Greek (docs/design.md §6.6).
+
+A line is laid out in three steps. The Unicode bidi algorithm (python-bidi's
+pure-Python one) gives each character its level, and the line falls into runs of
+one level, ordered as rule L2 orders them. Each run falls into pieces of one font:
+a character's script (Common and Inherited characters take their neighbour's)
+picks the family the layout names for it (``fonts.fallback``), else the role's
+own font, and a font that lacks the character gives it to the role's font.
+Each piece is shaped by HarfBuzz in the run's direction, with its script, the
+language ``und`` (the font's default forms: the layout picks a Japanese,
+Korean or Chinese font by the kit's language) and HarfBuzz's default features,
+which is what ``hb-shape`` does with the same font file and those options.
+
+Latin, Cyrillic and Greek text without a right-to-left paragraph is not shaped
+here: it is drawn as reportlab draws it, character by character (text.py).
+"""
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fontTools import unicodedata as ucd
+from reportlab.pdfbase import pdfmetrics
+
+from .. import fonts
+
+# scripts the role's own font draws without shaping, and those whose characters take their neighbour's
+SIMPLE = frozenset({"Latn", "Cyrl", "Grek"})
+NEUTRAL = frozenset({"Zyyy", "Zinh", "Zzzz"})
+LANGUAGE = "und"
+ZWNJ = "\u200c"
+_PLACEHOLDER = "\u08a0"   # an unused right-to-left letter that stands in for ZWNJ, which bidi would drop
+_FIRST_COMPLEX = 0x0530   # every character below this is Latin, Greek, Cyrillic or common
+
+
+@dataclass(frozen=True)
+class Glyph:
+    gid: int
+    cluster: int            # the index in the piece's text of the first character it draws
+    advance: int            # in font units
+    dx: int
+    dy: int
+
+
+@dataclass(frozen=True)
+class Piece:
+    font: str               # the registered reportlab name
+    text: str               # the characters it draws, in logical order
+    script: str
+    rtl: bool
+    glyphs: tuple
+    units: int              # the font's units per em
+
+    @property
+    def advance(self) -> float:
+        """In ems."""
+        return sum(g.advance for g in self.glyphs) / self.units
+
+
+@dataclass(frozen=True)
+class Line:
+    pieces: tuple           # left to right
+    actual: str             # for /ActualText: the text as extraction tools are to read it
+    missing: str            # characters no font of the line draws
+
+    @property
+    def advance(self) -> float:
+        return sum(p.advance for p in self.pieces)
+
+
+@lru_cache(maxsize=65536)
+def script(char: str) -> str:
+    return ucd.script(char)
+
+
+def needs_shaping(text: str, rtl: bool | None = None) -> bool:
+    """Whether ``text`` is shaped here: it holds a character of a script beyond Latin, Cyrillic and
+    Greek, or is a line of a right-to-left paragraph."""
+    if rtl:
+        return True
+    if not text or max(map(ord, text)) < _FIRST_COMPLEX:
+        return False
+    return any(script(ch) not in SIMPLE and script(ch) not in NEUTRAL for ch in text)
+
+
+def line(text: str, font: str, rtl: bool | None = None) -> Line:
+    """``text`` shaped, as it is drawn in the role font ``font``; ``rtl`` the base direction of its
+    paragraph (True, False, None: its first strong character decides)."""
+    return _line(text, font, rtl, fonts.stack(font), pdfmetrics.getFont(font))
+
+
+@lru_cache(maxsize=8192)
+def _line(text: str, font: str, rtl: bool | None, *_key) -> Line:
+    base = {True: "R", False: "L", None: None}[rtl]
+    pieces, missing = [], []
+    for start, end, level in _runs(text, base):
+        parts = _fonts(text[start:end], font)
+        if level % 2:
+            parts.reverse()
+        for chars, name, run_script in parts:
+            piece = _shape(chars, name, run_script, bool(level % 2))
+            pieces.append(piece)
+            missing += [chars[g.cluster] for g in piece.glyphs if g.gid == 0 and not chars[g.cluster].isspace()]
+    actual = display(text.replace(ZWNJ, _PLACEHOLDER), base).replace(_PLACEHOLDER, ZWNJ)
+    lacking = "".join(sorted(set(missing) - {ZWNJ, "\u200d"}))
+    return Line(tuple(pieces), actual, lacking)
+
+
+def _levels(text: str, base: str | None) -> list[int]:
+    """Each character's bidi level; the characters rule X9 removes take their neighbour's."""
+    if not any(unicodedata.bidirectional(ch) in RTL_CLASSES for ch in text) and base != "R":
+        return [0] * len(text)
+    from bidi import algorithm as bidi
+
+    storage = bidi.get_empty_storage()
+    storage["base_level"] = bidi.PARAGRAPH_LEVELS[base] if base else bidi.get_base_level(text)
+    storage["base_dir"] = ("L", "R")[storage["base_level"]]
+    bidi.get_embedding_levels(text, storage, False, False)
+    for index, char in enumerate(storage["chars"]):
+        char["index"] = index
+    bidi.explicit_embed_and_overrides(storage, False)
+    bidi.resolve_weak_types(storage, False)
+    bidi.resolve_neutral_types(storage, False)
+    bidi.resolve_implicit_levels(storage, False)
+    levels: list = [None] * len(text)
+    for char in storage["chars"]:
+        levels[char["index"]] = char["level"]
+    known = next((lv for lv in levels if lv is not None), storage["base_level"])
+    for i, level in enumerate(levels):
+        known = levels[i] = known if level is None else level
+    return levels
+
+
+def _runs(text: str, base: str | None) -> list[tuple[int, int, int]]:
+    """The text's runs of one bidi level, (start, end, level), in visual order (rule L2)."""
+    levels = _levels(text, base)
+    runs: list[list[int]] = []
+    for i, level in enumerate(levels):
+        if runs and runs[-1][2] == level:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i, i + 1, level])
+    odd = [r[2] for r in runs if r[2] % 2]
+    if odd:
+        for level in range(max(r[2] for r in runs), min(odd) - 1, -1):
+            i = 0
+            while i < len(runs):
+                if runs[i][2] >= level:
+                    j = i
+                    while j < len(runs) and runs[j][2] >= level:
+                        j += 1
+                    runs[i:j] = runs[i:j][::-1]
+                    i = j
+                else:
+                    i += 1
+    return [tuple(r) for r in runs]
+
+
+def _scripts(text: str) -> list[str]:
+    """Each character's script, Common and Inherited ones taking the script before them (else after)."""
+    own = [script(ch) for ch in text]
+    resolved, last = [], None
+    for s in own:
+        if s not in NEUTRAL:
+            last = s
+        resolved.append(last)
+    following = next((s for s in own if s not in NEUTRAL), "Zyyy")
+    return [s or following for s in resolved]
+
+
+def font_for(char_script: str, font: str) -> str:
+    """The registered font that draws ``char_script`` in text set in ``font``."""
+    if char_script in SIMPLE or char_script in NEUTRAL:
+        return font
+    return fonts.fallback(font, char_script) or font
+
+
+def _fonts(text: str, font: str) -> list[tuple[str, str, str]]:
+    """The run in pieces of one font, (characters, font, script), in logical order."""
+    out: list[list] = []
+    for ch, ch_script in zip(text, _scripts(text)):
+        name = font_for(ch_script, font)
+        if name != font and fonts.lacking(name, ch) and not fonts.lacking(font, ch):
+            name = font
+        if out and out[-1][1] == name:
+            out[-1][0] += ch
+        else:
+            out.append([ch, name, ch_script])
+    return [tuple(p) for p in out]
+
+
+@lru_cache(maxsize=64)
+def hb_font(font: str):
+    """HarfBuzz's font for a registered font's file, at its units per em."""
+    import uharfbuzz as hb
+
+    with open(pdfmetrics.getFont(font).face.filename, "rb") as file:
+        face = hb.Face(hb.Blob(file.read()))
+    return hb.Font(face), face.upem
+
+
+def _shape(chars: str, font: str, piece_script: str, rtl: bool) -> Piece:
+    import uharfbuzz as hb
+
+    hbf, units = hb_font(font)
+    buffer = hb.Buffer()
+    buffer.add_str(chars)
+    buffer.direction = "rtl" if rtl else "ltr"
+    buffer.script = piece_script
+    buffer.language = LANGUAGE
+    hb.shape(hbf, buffer, {})
+    glyphs = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance, pos.x_offset, pos.y_offset)
+                   for info, pos in zip(buffer.glyph_infos, buffer.glyph_positions))
+    return Piece(font, chars, piece_script, rtl, glyphs, units)
+
+
+# the bidi classes that, with no left-to-right letter, digit, separator or explicit mark about, all
+# resolve to right to left: letters, boundary neutrals, marks, spaces, punctuation
+_RTL_ONLY = frozenset({"R", "AL", "BN", "NSM", "WS", "ON", "CS", "ES", "ET"})
+_STRONG_RTL = frozenset({"R", "AL"})
+RTL_CLASSES = frozenset({"R", "AL", "RLE", "RLO", "RLI"})      # what can make any character right to left
+
+
+def display(text: str, base: str | None) -> str:
+    """The text in visual order by python-bidi's pure-Python algorithm (it mirrors brackets),
+    ``base`` the paragraph's direction ("R", "L", None: found). In a right-to-left paragraph
+    (or one whose first strong letter is right to left), a text of right-to-left letters,
+    marks, spaces and punctuation -- no left-to-right letter, no digit -- is all at level 1:
+    it comes out reversed, without its boundary neutrals (ZWNJ) and with its brackets
+    mirrored, and is so written here directly."""
+    classes = set(map(unicodedata.bidirectional, text))
+    if not classes & RTL_CLASSES and base != "R":
+        return text
+    if _RTL_ONLY.issuperset(classes) and (base == "R" or base is None and classes & _STRONG_RTL or
+                                          _STRONG_RTL.issuperset(classes - {"BN"})):
+        from bidi.mirror import MIRRORED
+
+        return "".join(MIRRORED.get(ch, ch) if unicodedata.mirrored(ch) else ch for ch in reversed(text)
+                       if unicodedata.bidirectional(ch) != "BN")
+    from bidi.algorithm import get_display
+
+    return get_display(text, base_dir=base)
+
+
+def ink(shaped: Line) -> tuple[float, float] | None:
+    """The lowest and highest ink of a shaped line, in ems from its baseline."""
+    low, high = None, None
+    for piece in shaped.pieces:
+        for glyph in piece.glyphs:
+            box = fonts.gid_ink(piece.font, glyph.gid)
+            if box:
+                bottom, top = box[1] + glyph.dy / piece.units, box[3] + glyph.dy / piece.units
+                low = bottom if low is None else min(low, bottom)
+                high = top if high is None else max(high, top)
+    return None if low is None else (low, high)
+
+
+_PRIVATE = 0xE000         # glyphs no character maps to are shown by a private-use code: this one plus their number
+_PRIVATE_END = 0xF8FF
+
+
+def code(face, gid: int) -> str:
+    """The character reportlab shows glyph ``gid`` of a TrueType face with: a character the font maps
+    to it, else a private-use one given to it here (the same for the same glyph in any build, so
+    that a PDF's bytes do not depend on what was drawn before)."""
+    chars = face.glyphToChar.get(gid)
+    if chars:
+        return chr(chars[0])
+    point = _PRIVATE + gid
+    if point > _PRIVATE_END or point in face.charToGlyph:
+        point = 0xF0000 + gid
+    face.charToGlyph[point] = gid
+    face.glyphToChar[gid] = [point]
+    face.charWidths[point] = face._pdfScale(face.hmetrics[gid][0])
+    return chr(point)
+
+
+def show(c, shaped: Line, size: float, x: float, y: float) -> None:
+    """Write the shaped line from (x, y): each glyph where HarfBuzz puts it, in the PDF's text
+    operators (a TJ array's numbers for advances and offsets along the line, Ts for offsets across)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    doc, escape = c._doc, c._escape
+    ops = [f"BT 1 0 0 1 {fp_str(x)} {fp_str(y)} Tm"]
+    pen = drawn = 0.0                      # where HarfBuzz's pen is, and where the PDF's is, in points
+    font_now = rise_now = None
+    items: list[str] = []
+
+    def flush():
+        if items:
+            ops.append("[" + " ".join(items) + "] TJ")
+            items.clear()
+
+    for piece in shaped.pieces:
+        ttf = pdfmetrics.getFont(piece.font)
+        face = ttf.face
+        scale = size / piece.units
+        for glyph in piece.glyphs:
+            ((subset, chunk),) = ttf.splitString(code(face, glyph.gid), doc)
+            name = ttf.getSubsetInternalName(subset, doc)
+            rise = glyph.dy * scale
+            if (name, subset) != font_now:
+                flush()
+                ops.append(f"{name} {fp_str(size)} Tf")
+                font_now = (name, subset)
+            if rise != rise_now and (rise or rise_now):
+                flush()
+                ops.append(f"{fp_str(rise)} Ts")
+            rise_now = rise
+            target = pen + glyph.dx * scale
+            if abs(target - drawn) > 1e-9:
+                items.append(fp_str(-(target - drawn) * 1000 / size))
+            items.append(f"({escape(chunk)})")
+            drawn = target + face.getCharWidth(ord(code(face, glyph.gid))) * size / 1000
+            pen += glyph.advance * scale
+    flush()
+    if rise_now:
+        ops.append("0 Ts")
+    ops.append("ET")
+    c._code.append(" ".join(ops))
