@@ -190,8 +190,11 @@ def cut_instance(source: Path, weight: int, shaping: bool = False, chars: str | 
         location["wdth"] = 100
     static = instancer.instantiateVariableFont(font, location, inplace=True)
     name_table = static["name"]
-    family = name_table.getDebugName(1) or "Font"
+    # a shaping cut is named after its typographic family (a CJK font's nameID 1 names its default, Thin, instance)
+    family = (shaping and name_table.getDebugName(16)) or name_table.getDebugName(1) or "Font"
     ps_name = f"{family.replace(' ', '')}KG-W{weight}"
+    if chars is not None:          # a cut-down font is named by what it keeps: two kits' cuts are two fonts
+        ps_name += "-" + hashlib.sha256(chars.encode()).hexdigest()[:6].upper()
     for record in list(name_table.names):
         if record.nameID in (1, 3, 4, 6, 16, 17):
             name_table.removeNames(nameID=record.nameID)

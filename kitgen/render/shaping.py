@@ -176,12 +176,16 @@ def font_for(char_script: str, font: str) -> str:
 
 
 def _fonts(text: str, font: str) -> list[tuple[str, str, str]]:
-    """The run in pieces of one font, (characters, font, script), in logical order."""
+    """The run in pieces of one font, (characters, font, script), in logical order. A character its
+    script's font lacks is drawn by the first that has it of the role's font and the fonts of the
+    run's other scripts (a full stop after a Latin word in Japanese text, in the Japanese font)."""
+    scripts = _scripts(text)
+    others = [font] + [font_for(s, font) for s in dict.fromkeys(scripts) if s not in SIMPLE and s not in NEUTRAL]
     out: list[list] = []
-    for ch, ch_script in zip(text, _scripts(text)):
+    for ch, ch_script in zip(text, scripts):
         name = font_for(ch_script, font)
-        if name != font and fonts.lacking(name, ch) and not fonts.lacking(font, ch):
-            name = font
+        if fonts.lacking(name, ch):
+            name = next((other for other in others if not fonts.lacking(other, ch)), name)
         if out and out[-1][1] == name:
             out[-1][0] += ch
         else:
