@@ -40,7 +40,8 @@ def test_proof_of_the_default_kit_passes_and_shows_everything(tmp_path):
 
 
 def test_proof_flags_shrunk_words_and_fails_on_words_that_cannot_fit(tmp_path):
-    words = WORDS + ["Interconnectedness", "W" * 60, "Caf\u00e9s", "Caf\u00e9", "\u1230\u120b"]    # Ethiopic: no font of the layout draws it
+    # the last word is Ethiopic, which no font of the layout draws
+    words = WORDS + ["Interconnectedness", "W" * 60, "Caf\u00e9s", "Caf\u00e9", "\u1230\u120b"]
     (tmp_path / "w.txt").write_text("\n".join(words))
     result = kitgen("proof", "--deck", "w.txt", "--keys", "6", "--out", "p", cwd=tmp_path)
     assert result.returncode == 3

@@ -89,8 +89,10 @@ class Prepared:
 
 
 def kit_words(kit: Kit) -> tuple:
-    """The words a kit may print: its deck's (none for a picture deck)."""
-    return tuple(getattr(kit.deck, "words", None) or ())
+    """The words a kit may print beside its messages: its deck's (none for a picture deck), its own
+    name and its deck's."""
+    names = (kit.name, getattr(kit.deck, "name", None) or "")
+    return tuple(getattr(kit.deck, "words", None) or ()) + names
 
 
 def prepare(kit: Kit, progress: Progress | None = None, strict: bool = True) -> Prepared:

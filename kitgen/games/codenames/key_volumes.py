@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kitgen import __version__, fonts as fonts_mod, layouts
 from kitgen.games.codenames import duet_keys, key_deck, key_payload, kitfile, texts
-from kitgen.games.codenames.build import key_entries, load_layout
+from kitgen.games.codenames.build import key_entries, kit_words, load_layout
 from kitgen.games.codenames.key_deck import KeyCard, kit_secret
 from kitgen.games.codenames.render import key_cards
 from kitgen.output import KitWriter, Progress
@@ -107,7 +107,7 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
                        duplex=duplex, language=language)
     layout = load_layout(kit)
     size = layouts.page_size(layout, kit.paper, kit.origins.get("paper"))
-    fonts = fonts_mod.register_roles(layout, kit.language, texts.characters(kit.language))
+    fonts = fonts_mod.register_roles(layout, kit.language, texts.characters(kit.language, kit_words(kit)))
     fold = kit.duplex == "fold"
     per_sheet = sheet_grid(layout, card_spec(layout.key_card), size, fold).per_sheet
     sides = 1 if fold else 2            # a sheet is two pages, fronts and backs, or one fold page
