@@ -107,6 +107,15 @@ def deduction(tmp: Path, shots: dict) -> None:
         face(evidence, 6), face(evidence, 7), face(tiles, 0), face(tiles, 1), face(tiles, 2 * blank)])
 
 
+SCRIPTS = ("en", "hi", "ja", "he", "th")        # a codename card in each, side by side (README)
+
+
+def scripts(tmp: Path, shots: dict) -> None:
+    faces = [face(kitgen("build", "--lang", language, "--per-card", "--keys", "2", out=tmp / f"s-{language}")
+                  / "codenames-cards.pdf", 0) for language in SCRIPTS]
+    shots["preview-scripts.png"] = strip(faces)
+
+
 def main():
     from PIL import Image
 
@@ -144,6 +153,7 @@ def main():
         shots["preview-proof-keys.png"] = top_of(proof, "Key deck", (496, 380))
         duet(tmp, shots)
         deduction(tmp, shots)
+        scripts(tmp, shots)
         for name, image in shots.items():
             image.save(DOCS / name, optimize=True)
             print(f"{name} {image.size[0]} x {image.size[1]}")

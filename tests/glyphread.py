@@ -69,7 +69,7 @@ def text_objects(pdf_path, registered: dict, page_index: int = 0) -> list[list[R
     fonts = page.Resources.Font
     subsets: dict = {}
     objects, current = [], None
-    size, x, rise, subset = 1.0, 0.0, 0.0, None
+    size, x, rise, subset, invisible = 1.0, 0.0, 0.0, None, False
     for operands, operator in pikepdf.parse_content_stream(page):
         op = str(operator)
         if op == "BT":
@@ -82,6 +82,8 @@ def text_objects(pdf_path, registered: dict, page_index: int = 0) -> list[list[R
             if key not in subsets:
                 subsets[key] = _Subset(fonts[key], registered)
             subset, size = subsets[key], float(operands[1])
+        elif op == "Tr":
+            invisible = int(operands[0]) == 3       # drawn for text extraction only (kitgen's shaping.show)
         elif op == "Ts":
             rise = float(operands[0]) * 1000 / size
         elif op == "Tm":
@@ -91,7 +93,8 @@ def text_objects(pdf_path, registered: dict, page_index: int = 0) -> list[list[R
             for item in items:
                 if isinstance(item, pikepdf.String):
                     for code in bytes(item):
-                        current.append(Read(subset.name, subset.gids(code), round(x, 3), round(rise, 3)))
+                        if not invisible:
+                            current.append(Read(subset.name, subset.gids(code), round(x, 3), round(rise, 3)))
                         x += subset.width(code)
                 else:
                     x -= float(item)

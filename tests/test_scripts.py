@@ -18,6 +18,7 @@ from kitgen.render import shaping, text
 from kitgen.render.pdf import new_canvas
 
 from glyphread import text_objects
+from test_languages import extract
 
 HB_SHAPE = shutil.which("hb-shape")
 LANGUAGES = texts.languages()
@@ -125,3 +126,91 @@ def test_a_cjk_font_is_cut_down_to_what_the_kit_draws():
     cut = FTFont(pdfmetrics.getFont(sc).face.filename)
     assert cut["maxp"].numGlyphs < 1000 and {ord("猫"), ord("狗")} <= set(cut.getBestCmap())
     assert "GSUB" in cut and "GPOS" in cut          # kept for HarfBuzz
+
+
+SCRIPTS = ["he", "ar", "hi", "th", "ja", "ko", "zh", "el"]
+
+
+@pytest.fixture(scope="module")
+def thirty(tmp_path_factory):
+    """A 30-word deck in each script's language (every fifteenth word of its built-in deck), each built
+    with --lang of that language, as a publisher with a list of their own would."""
+    import sys
+
+    out = {}
+    for lang in SCRIPTS:
+        folder = tmp_path_factory.mktemp(lang)
+        words = decks.load(f"classic-{lang}").words[::15][:30]
+        assert len(words) == 30
+        (folder / "deck.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "kitgen", "build", "--deck", "deck.txt", "--lang", lang,
+                                 "--keys", "2", "--out", "o"], cwd=folder, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        (kit,) = (folder / "o").iterdir()
+        out[lang] = (words, kit)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
+@pytest.mark.parametrize("lang", SCRIPTS)
+def test_every_word_of_a_thirty_word_deck_comes_back_out(thirty, lang):
+    """pdftotext and pdfium both give every word back, in logical order, from codenames.pdf."""
+    import unicodedata
+
+    import pypdfium2
+
+    words, kit = thirty[lang]
+    printed = {unicodedata.normalize("NFKC", text.apply_case(w, "upper", lang)) for w in words}
+    poppler_words = set(" ".join(extract(kit / "codenames.pdf")).split())
+    document = pypdfium2.PdfDocument(str(kit / "codenames.pdf"))
+    pdfium = " ".join(page.get_textpage().get_text_range() for page in document)
+    for mark in "\u202a\u202b\u202c\u202d\u202e\u200e\u200f":
+        pdfium = pdfium.replace(mark, "")
+    pdfium_words = set(unicodedata.normalize("NFKC", pdfium).split())
+    document.close()
+    assert printed - poppler_words == set()
+    # pdfium reads the /ActualText of a right-to-left word alone on its line as it stands, in visual
+    # order (it reorders lines of several words): such a word is found in one order or the other
+    found = {w for w in printed if w in pdfium_words or (lang in ("ar", "he") and w[::-1] in pdfium_words)}
+    assert printed - found == set()
+
+
+@pytest.mark.parametrize("lang", SCRIPTS)
+def test_a_thirty_word_decks_fonts_are_embedded(thirty, lang):
+    import pikepdf
+
+    _, kit = thirty[lang]
+    for name in ("codenames.pdf", "rules.pdf", "tiles.pdf", "keys.pdf"):
+        with pikepdf.open(kit / name) as pdf:
+            for page in pdf.pages:
+                for font in page.Resources.get("/Font", {}).values():
+                    assert "/FontFile2" in font.FontDescriptor, (name, font.BaseFont)
+
+
+@pytest.mark.skipif(HB_SHAPE is None, reason="hb-shape (libharfbuzz-bin) is not installed")
+@pytest.mark.parametrize("lang", SCRIPTS)
+def test_a_thirty_word_decks_cards_hold_hb_shapes_glyphs(thirty, lang):
+    """Every word drawn on codenames.pdf (upright and turned) is, glyph for glyph and place for place,
+    what hb-shape makes of one of the deck's words in the font file the kit embedded."""
+    words, kit = thirty[lang]
+    font = fonts.register_roles(layouts.load("default"), lang,
+                                texts.characters(lang, words + ["My words", "deck"]))["word"]
+    shown = [text.apply_case(w, "upper", lang) for w in words]
+    registered = _registered()
+    expected = {tuple((n, g, x, y) for n, g, x, y in glyphs): word
+                for word, glyphs in zip(shown, expected_glyphs(shown, font))}
+    import pikepdf
+
+    with pikepdf.open(kit / "codenames.pdf") as pdf:
+        pages = len(pdf.pages)
+    found = set()
+    for index in range(pages):
+        for glyphs in text_objects(kit / "codenames.pdf", registered, index):
+            if not glyphs:
+                continue
+            match = [word for key, word in expected.items() if len(key) == len(glyphs) and all(
+                g.font == n and gid in g.gids and g.x == pytest.approx(x, abs=0.01)
+                and g.y == pytest.approx(y, abs=0.01) for g, (n, gid, x, y) in zip(glyphs, key))]
+            assert match, glyphs
+            found.add(match[0])
+    assert found == set(shown)

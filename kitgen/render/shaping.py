@@ -279,6 +279,27 @@ def code(face, gid: int) -> str:
     return chr(point)
 
 
+def _searchable(ttf, doc, escape, shaped: Line, size: float) -> list[str]:
+    """What makes the line's /ActualText readable by pdfium: it reads a span's ActualText only when
+    the font of the span's first text object can encode one of its characters (else it reads the
+    glyphs' own codes -- presentation forms, private-use codes -- in visual order). When the subset of
+    the line's first glyph encodes none, the span starts with an invisible glyph of one of them, in
+    its own subset, its advance taken back: the operators that draw it (none when not needed)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    piece = shaped.pieces[0]
+    ((subset, _),) = ttf.splitString(code(ttf.face, piece.glyphs[0].gid), doc)
+    assignments = ttf.state[doc].assignments
+    mapped = [ch for ch in dict.fromkeys(shaped.actual) if ord(ch) in ttf.face.charToGlyph and not ch.isspace()]
+    if not mapped or any(assignments.get(ord(ch), -1) >> 8 == subset for ch in mapped):
+        return []
+    ((own, chunk),) = ttf.splitString(mapped[0], doc)
+    if own == subset:
+        return []
+    width = ttf.face.getCharWidth(ord(mapped[0]))
+    return [f"{ttf.getSubsetInternalName(own, doc)} {fp_str(size)} Tf 3 Tr [({escape(chunk)}) {fp_str(width)}] TJ 0 Tr"]
+
+
 def show(c, shaped: Line, size: float, x: float, y: float) -> None:
     """Write the shaped line from (x, y): each glyph where HarfBuzz puts it, in the PDF's text
     operators (a TJ array's numbers for advances and offsets along the line, Ts for offsets across)."""
@@ -289,6 +310,8 @@ def show(c, shaped: Line, size: float, x: float, y: float) -> None:
     pen = drawn = 0.0                      # where HarfBuzz's pen is, and where the PDF's is, in points
     font_now = rise_now = None
     items: list[str] = []
+    if shaped.pieces and shaped.pieces[0].glyphs:
+        ops += _searchable(pdfmetrics.getFont(shaped.pieces[0].font), doc, escape, shaped, size)
 
     def flush():
         if items:
