@@ -25,3 +25,34 @@ def test_greek_capitals_drop_their_accents(word, capitals):
 def test_other_scripts_are_str_upper(word):
     assert apply_case(word, "upper") == word.upper()
     assert apply_case(word, "as-is") == word
+
+
+@pytest.mark.parametrize("word, capitals", [
+    ("inek", "İNEK"), ("ısırgan", "ISIRGAN"), ("çiğ", "ÇİĞ"), ("Çığ", "ÇIĞ"), ("iskele", "İSKELE"),
+    ("kâğıt", "KÂĞIT"),
+])
+def test_turkish_capitals_dot_the_i(word, capitals):
+    """In a Turkish (or Azerbaijani) kit i is İ and ı is I: Çiğ (dew) and Çığ (avalanche) stay two words."""
+    assert apply_case(word, "upper", "tr") == capitals
+    assert apply_case(word, "upper", "az") == capitals
+    assert apply_case(word, "upper", "de") == word.upper()      # other languages: str.upper
+
+
+def test_the_turkish_kit_prints_dotted_capitals(tmp_path):
+    """The built-in Turkish deck's words with an i print with İ on the cards (read back from the PDF)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    from kitgen.games.codenames import build, contents, kitfile
+
+    kit = kitfile.load(kitfile.kit_path(None, None, "tr"), keys=2)
+    folder, _, _ = build.build(kit, tmp_path)
+    printed = set(subprocess.run(["pdftotext", str(folder / "codenames.pdf"), "-"], capture_output=True, text=True,
+                                 check=True).stdout.split())
+    words = {w for card in contents.build(kit).codename_cards for w in (card.front, card.back)}
+    dotted = [w for w in words if "i" in w]
+    assert dotted
+    for word in dotted:
+        assert word.replace("i", "İ").upper() in printed and word.upper() not in printed, word

@@ -192,7 +192,7 @@ def test_every_word_is_drawn_inside_both_its_boxes(default_layout):
             for s in runs:                               # upright or turned half round, nothing else
                 assert abs(abs(s.matrix[0]) - 1) < 1e-6 and abs(s.matrix[1]) < 1e-6 and abs(s.matrix[2]) < 1e-6
             shrunk += runs[0].size < style.size
-            several_runs += len({s.block for s in runs}) > 1
+            several_runs += len({s.font for s in runs}) > 1          # drawn in two fonts (fa+ru)
             xs = [x for s in runs for x in (s.start[0], s.end[0])]
             left, right = min(xs), max(xs)
             x, _, w, _ = style.box

@@ -1,4 +1,4 @@
-"""Where a line of rules text may break inside a run of text without spaces (docs/design.md §6.6).
+"""Where a line of rules text may break inside a run of text without spaces (docs/design.md §7.2).
 
 Most scripts break at spaces only (``columns.wrap``). Chinese and Japanese break between
 characters, under the usual kinsoku rules: no line starts with closing punctuation, a small
@@ -7,9 +7,12 @@ between words, and breaks between words, found by PyThaiNLP's dictionary segment
 the ``thai`` extra. A break never falls inside a grapheme cluster: a mark stays with its letter.
 """
 
+import atexit
+import json
 import unicodedata
-from functools import lru_cache
+from pathlib import Path
 
+from kitgen import cache
 from kitgen.errors import KitgenError
 
 from . import shaping
@@ -52,14 +55,51 @@ def _cjk(word: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=4096)
+# Thai words found before, kept in the cache folder (``thai/<pythainlp version>.json``): loading
+# PyThaiNLP's dictionary takes about two seconds, segmenting a kit's rules text a few milliseconds
+_segmented: dict | None = None
+_unsaved: dict = {}
+
+
+def _store() -> Path:
+    from kitgen.versions import installed
+
+    return cache.folder("thai") / f"pythainlp-{installed('pythainlp')}-newmm.json"
+
+
 def _thai_words(run: str) -> tuple[str, ...]:
+    global _segmented
+    if _segmented is None:
+        try:
+            _segmented = json.loads(_store().read_text("utf-8"))
+        except (OSError, ValueError):
+            _segmented = {}
+    if run in _segmented:
+        return tuple(_segmented[run])
     try:
         from pythainlp.tokenize import word_tokenize
     except ImportError:
         raise KitgenError("Thai text is broken into lines between words by PyThaiNLP, which is not installed: "
                           "pip install 'kitgen[thai]'") from None
-    return tuple(word_tokenize(run, engine="newmm", keep_whitespace=False))
+    words = word_tokenize(run, engine="newmm", keep_whitespace=False)
+    if "".join(words) != run:           # a segmenter that drops or adds a character is not used
+        words = [run]
+    _segmented[run] = _unsaved[run] = words
+    if len(_unsaved) == 1:
+        atexit.register(save)
+    return tuple(words)
+
+
+def save() -> None:
+    """Keep the Thai words found in this process for the next (at exit; a cache that cannot be
+    written is left as it is)."""
+    if not _unsaved:
+        return
+    _unsaved.clear()
+    try:
+        cache.write_atomically(_store(), json.dumps(_segmented, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    except OSError:
+        pass
 
 
 def _thai(word: str) -> list[str]:
@@ -75,10 +115,11 @@ def _thai(word: str) -> list[str]:
                 out.append(run)
             run = ""
         run += char
-    # punctuation that may not start a line goes with the word before it
+    # punctuation that may not start a line goes with the word before it, and what may not end one
+    # with the word after it
     merged: list[str] = []
     for piece in out:
-        if merged and (piece[0] in NO_START or unicodedata.combining(piece[0])):
+        if merged and (piece[0] in NO_START or unicodedata.combining(piece[0]) or merged[-1][-1] in NO_END):
             merged[-1] += piece
         else:
             merged.append(piece)

@@ -93,15 +93,22 @@ def _wrap_pieces(words: list[list[str]], style: Style, width: float) -> list[str
     """``wrap`` for words some of which break inside: as many pieces to a line as fit, each line
     measured whole; a space stands between words, none between the pieces of one."""
     lines: list[str] = []
-    current = ""
+    current, estimate = "", 0.0              # the line so far, and its pieces' advances added up
     for parts in words:
         for i, piece in enumerate(parts):
-            candidate = current + (" " if current and i == 0 else "") + piece
-            if current and text_mod.width(candidate, style.font, style.size) > width:
-                lines.append(current)
-                current = piece
+            joint = " " if current and i == 0 else ""
+            candidate = current + joint + piece
+            added = estimate + text_mod.width(joint + piece, style.font, style.size)
+            # measured whole only where the sum is near the width (text.fits)
+            if abs(added - width) > text_mod.CONTEXT_EMS * style.size:
+                too_wide = added > width
             else:
-                current = candidate
+                too_wide = text_mod.width(candidate, style.font, style.size) > width
+            if current and too_wide:
+                lines.append(current)
+                current, estimate = piece, text_mod.width(piece, style.font, style.size)
+            else:
+                current, estimate = candidate, added
     return lines + ([current] if current else [])
 
 

@@ -1,4 +1,4 @@
-"""Text shaped by HarfBuzz: every script but Latin, Cyrillic and Greek (docs/design.md §6.6).
+"""Text shaped by HarfBuzz: every script but Latin, Cyrillic and Greek (docs/design.md §7.2).
 
 A line is laid out in three steps. The Unicode bidi algorithm (python-bidi's
 pure-Python one) gives each character its level, and the line falls into runs of
@@ -177,20 +177,33 @@ def font_for(char_script: str, font: str) -> str:
 
 def _fonts(text: str, font: str) -> list[tuple[str, str, str]]:
     """The run in pieces of one font, (characters, font, script), in logical order. A character its
-    script's font lacks is drawn by the first that has it of the role's font and the fonts of the
-    run's other scripts (a full stop after a Latin word in Japanese text, in the Japanese font)."""
+    script's font lacks is drawn by the first that has it of the role's font, the fonts of the
+    run's other scripts and those of its own script extensions (a full stop after a Latin word in
+    Japanese text, in the Japanese font; an Arabic semicolon after a Latin word, in the Arabic font)."""
     scripts = _scripts(text)
-    others = [font] + [font_for(s, font) for s in dict.fromkeys(scripts) if s not in SIMPLE and s not in NEUTRAL]
+    others = tuple(dict.fromkeys(s for s in scripts if s not in SIMPLE and s not in NEUTRAL))
     out: list[list] = []
     for ch, ch_script in zip(text, scripts):
-        name = font_for(ch_script, font)
-        if fonts.lacking(name, ch):
-            name = next((other for other in others if not fonts.lacking(other, ch)), name)
+        name = _font_of(ch, ch_script, font, others, fonts.stack(font))
         if out and out[-1][1] == name:
             out[-1][0] += ch
         else:
             out.append([ch, name, ch_script])
     return [tuple(p) for p in out]
+
+
+@lru_cache(maxsize=65536)
+def _font_of(ch: str, ch_script: str, font: str, others: tuple, *_key) -> str:
+    name = font_for(ch_script, font)
+    if not fonts.lacking(name, ch):
+        return name
+    # of a character's script extensions (the CJK full stop: Bopomofo, Han, Hangul, Kana...), those
+    # drawn by the kit's own Han font first (Japanese for a Japanese kit), then in code order
+    han = fonts.fallbacks(font).get("Hani")
+    extensions = sorted(ucd.script_extension(ch), key=lambda s: (fonts.fallbacks(font).get(s) != han, s))
+    # a generator: a family is registered (a CJK one cut) only when the ones before it lack the character
+    candidates = (font_for(s, font) if s else font for s in (None,) + others + tuple(extensions))
+    return next((other for other in candidates if not fonts.lacking(other, ch)), name)
 
 
 @lru_cache(maxsize=64)
@@ -313,7 +326,15 @@ def show(c, shaped: Line, size: float, x: float, y: float) -> None:
     if shaped.pieces and shaped.pieces[0].glyphs:
         ops += _searchable(pdfmetrics.getFont(shaped.pieces[0].font), doc, escape, shaped, size)
 
+    run = bytearray()                      # glyphs shown one after another, with nothing between them
+
+    def flush_run():
+        if run:
+            items.append(f"({escape(bytes(run))})")
+            run.clear()
+
     def flush():
+        flush_run()
         if items:
             ops.append("[" + " ".join(items) + "] TJ")
             items.clear()
@@ -322,23 +343,25 @@ def show(c, shaped: Line, size: float, x: float, y: float) -> None:
         ttf = pdfmetrics.getFont(piece.font)
         face = ttf.face
         scale = size / piece.units
-        for glyph in piece.glyphs:
-            ((subset, chunk),) = ttf.splitString(code(face, glyph.gid), doc)
-            name = ttf.getSubsetInternalName(subset, doc)
+        codes = [code(face, glyph.gid) for glyph in piece.glyphs]
+        # one byte a glyph, in order, each with its subset
+        shown = [(subset, byte) for subset, chunk in ttf.splitString("".join(codes), doc) for byte in chunk]
+        for glyph, char, (subset, byte) in zip(piece.glyphs, codes, shown):
             rise = glyph.dy * scale
-            if (name, subset) != font_now:
+            if (piece.font, subset) != font_now:
                 flush()
-                ops.append(f"{name} {fp_str(size)} Tf")
-                font_now = (name, subset)
+                ops.append(f"{ttf.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf")
+                font_now = (piece.font, subset)
             if rise != rise_now and (rise or rise_now):
                 flush()
                 ops.append(f"{fp_str(rise)} Ts")
             rise_now = rise
             target = pen + glyph.dx * scale
             if abs(target - drawn) > 1e-9:
+                flush_run()
                 items.append(fp_str(-(target - drawn) * 1000 / size))
-            items.append(f"({escape(chunk)})")
-            drawn = target + face.getCharWidth(ord(code(face, glyph.gid))) * size / 1000
+            run.append(byte)
+            drawn = target + face.getCharWidth(ord(char)) * size / 1000
             pen += glyph.advance * scale
     flush()
     if rise_now:

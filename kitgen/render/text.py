@@ -5,7 +5,7 @@ role's font. Any other script, and any line of a right-to-left paragraph, is lai
 out by ``shaping``: bidi runs, a font for each script, HarfBuzz's glyphs and
 positions; each such line carries an /ActualText span, so that text extraction
 (pdftotext, pdfium) gives the words back in logical order whatever glyphs
-shaping made of them (docs/design.md §6.6).
+shaping made of them (docs/design.md §7.2).
 """
 
 import re
@@ -130,7 +130,17 @@ def fits(words, font: str, size: float, limit: float) -> bool:
     advance = line_advance(words, font)
     if advance is not None and abs(advance * size - limit) > ROUNDING:
         return advance * size < limit
+    if advance is None:
+        # shaped words: shaping and bidi change a line's advance only where the words meet (a kerning
+        # pair with a space, a bracket mirrored to a glyph of another width), by far less than an em:
+        # a sum of the words' advances further than that from the limit answers as the line would
+        estimate = sum(width(word, font, size) for word in words) + (len(words) - 1) * width(" ", font, size)
+        if abs(estimate - limit) > CONTEXT_EMS * size:
+            return estimate < limit
     return width(" ".join(words), font, size) <= limit
+
+
+CONTEXT_EMS = 1.0      # how far a shaped line's advance may be from the sum of its words' (``fits``)
 
 
 @lru_cache(maxsize=8192)
