@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from kitgen import fonts
 from kitgen.games.codenames import texts as codenames_texts
-from kitgen.render import columns, text
+from kitgen.render import breaks, columns, text
 
 BUILT_IN = codenames_texts.languages()          # every built-in language: each deck, each rules sheet
 
@@ -460,6 +460,14 @@ def test_no_paragraph_ends_on_a_lone_word(language):
     for edition in ("words", "pictures"):
         for block in rules_sheet.story(layout, names, texts.load(language), RuleSwitches(), edition):
             lines = columns.wrap(block.content, block.style, col_w - block.style.indent)
+            if any(len(breaks.pieces(w)) > 1 for w in block.content.split()):
+                # text that breaks inside its words (Chinese, Japanese, Thai): no lone piece either
+                pieces = [p for w in lines[-2:] for p in [breaks.pieces(x) for x in w.split()]]
+                if len(lines) > 1 and len([q for p in pieces[:-1] for q in p]) > 2:
+                    assert len(breaks.pieces(lines[-1].replace(" ", ""))) >= 2 or " " in lines[-1] or \
+                        text.width(breaks.pieces(lines[-2].replace(" ", ""))[-1] + lines[-1], block.style.font,
+                                   block.style.size) > col_w - block.style.indent, (language, lines[-2:])
+                continue
             if len(lines) > 1 and len(lines[-2].split()) > 2:
                 last = f"{lines[-2].split()[-1]} {lines[-1]}"
                 if text.width(last, block.style.font, block.style.size) <= col_w - block.style.indent:

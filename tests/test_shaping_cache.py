@@ -153,8 +153,34 @@ def test_visual_order_is_python_bidis(value, base):
 
     if base != "R" and not any(unicodedata.bidirectional(ch) in shaping.RTL_CLASSES for ch in value):
         assert shaping.display(value, base) == value
-    else:
+    elif not set(value) & (set(shaping.BRACKETS) | set(shaping.BRACKETS.values())):
         assert shaping.display(value, base) == get_display(value, base_dir=base)
+    else:       # rule N0, which python-bidi leaves out: a bracket pair is one direction, both mirrored or neither
+        def canonical(shown):                # each bracket as its opening one: the same characters
+            closers = {close: open_ for open_, close in shaping.BRACKETS.items()}
+            return sorted(closers.get(ch, ch) for ch in shown)
+
+        shown = shaping.display(value, base)
+        assert canonical(shown) == canonical(get_display(value, base_dir=base))
+        depth, paired = 0, True              # one "(" ... ")" pair around the rest, in one embedding
+        for ch in value:
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            paired = paired and depth >= 0
+        embeddings = set("[]{}\u202a\u202b\u202c\u202d\u202e")
+        if paired and depth == 0 and value.count("(") == 1 and not set(value) & embeddings:
+            assert shown.count("(") == shown.count(")") == 1     # mirrored together, or neither
+
+
+@pytest.mark.parametrize("line, base, shown", [
+    ("הטקסט ב־Heebo ו־Noto Sans (SIL Open Font License 1.1).", "R",
+     ".Noto Sans (SIL Open Font License 1.1)־ו Heebo־ב טסקטה"),
+    ("שלום (abc) עולם", None, "םלוע (abc) םולש"),
+    ("كتاب (مثال) abc", None, "abc (لاثم) باتك"),
+    ("abc (שלום) def", "L", "abc (םולש) def"),
+])
+def test_a_bracket_pair_keeps_its_direction(line, base, shown):
+    """Rule N0: a Latin phrase in brackets in a right-to-left line keeps its brackets around it."""
+    assert shaping.display(line, base) == shown
 
 
 @given(chars=st.text(PERSIAN[:6] + LATIN[:6] + OTHERS + " \u200c\u200d\u732b\u2e26", max_size=12))

@@ -91,25 +91,46 @@ def wrap(content: str, style: Style, width: float) -> list[str]:
 
 def _wrap_pieces(words: list[list[str]], style: Style, width: float) -> list[str]:
     """``wrap`` for words some of which break inside: as many pieces to a line as fit, each line
-    measured whole; a space stands between words, none between the pieces of one."""
-    lines: list[str] = []
-    current, estimate = "", 0.0              # the line so far, and its pieces' advances added up
+    measured from its pieces' advances (whole near the width, as ``text.fits`` does); a space stands
+    between words, none between the pieces of one. A paragraph does not end on a lone piece (a single
+    character, a Thai word) where the line before can give it one."""
+    lines: list[list[tuple[str, str]]] = []        # each line's pieces, each with what joins it to the one before
+    current: list[tuple[str, str]] = []
+    estimate = 0.0
     for parts in words:
         for i, piece in enumerate(parts):
             joint = " " if current and i == 0 else ""
-            candidate = current + joint + piece
-            added = estimate + text_mod.width(joint + piece, style.font, style.size)
-            # measured whole only where the sum is near the width (text.fits)
-            if abs(added - width) > text_mod.CONTEXT_EMS * style.size:
-                too_wide = added > width
-            else:
-                too_wide = text_mod.width(candidate, style.font, style.size) > width
-            if current and too_wide:
+            added = estimate + _joint(current, joint, style) + text_mod.width(piece, style.font, style.size)
+            if current and _too_wide(current + [(joint, piece)], added, style, width):
                 lines.append(current)
-                current, estimate = piece, text_mod.width(piece, style.font, style.size)
+                current, estimate = [(joint, piece)], text_mod.width(piece, style.font, style.size)
             else:
-                current, estimate = candidate, added
-    return lines + ([current] if current else [])
+                current, estimate = current + [(joint, piece)], added
+    lines += [current] if current else []
+    if len(lines) > 1 and len(lines[-1]) == 1 and len(lines[-2]) > 2:
+        moved = [lines[-2][-1], lines[-1][0]]
+        if text_mod.width(_text(moved), style.font, style.size) <= width:
+            lines[-2:] = [lines[-2][:-1], moved]
+    return [_text(line) for line in lines]
+
+
+def _text(line: list[tuple[str, str]]) -> str:
+    """A line's text: its pieces and what joins them (not what joined its first to the line before)."""
+    return line[0][1] + "".join(joint + piece for joint, piece in line[1:]) if line else ""
+
+
+def _joint(current, joint: str, style: Style) -> float:
+    """The advance a space adds after the line's last word: it is drawn in that word's font."""
+    if not joint:
+        return 0.0
+    last = _text(current).rsplit(" ", 1)[-1]
+    return text_mod.width(last + " ", style.font, style.size) - text_mod.width(last, style.font, style.size)
+
+
+def _too_wide(line, estimate: float, style: Style, width: float) -> bool:
+    if abs(estimate - width) > text_mod.CONTEXT_EMS * style.size:
+        return estimate > width
+    return text_mod.width(_text(line), style.font, style.size) > width
 
 
 KEEP = 2     # a paragraph's first lines, and its last, stand at least this many together in a column

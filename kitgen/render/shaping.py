@@ -15,6 +15,7 @@ Latin, Cyrillic and Greek text without a right-to-left paragraph is not shaped
 here: it is drawn as reportlab draws it, character by character (text.py).
 """
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -80,7 +81,21 @@ def needs_shaping(text: str, rtl: bool | None = None) -> bool:
         return True
     if not text or max(map(ord, text)) < _FIRST_COMPLEX:
         return False
-    return any(script(ch) not in SIMPLE and script(ch) not in NEUTRAL for ch in text)
+    return any(_complex(ch) for ch in text)
+
+
+@lru_cache(maxsize=65536)
+def _complex(char: str) -> bool:
+    """Whether ``char`` is of a script beyond Latin, Cyrillic and Greek: by its script, or, for a
+    common character, by its script extensions (the Arabic comma and tatweel, the Devanagari danda,
+    the CJK full stop); a common character any script uses (’, …) is not."""
+    own = script(char)
+    if own in SIMPLE:
+        return False
+    if own not in NEUTRAL:
+        return True
+    extensions = ucd.script_extension(char)
+    return not extensions & (SIMPLE | NEUTRAL)
 
 
 def line(text: str, font: str, rtl: bool | None = None) -> Line:
@@ -120,8 +135,10 @@ def _levels(text: str, base: str | None) -> list[int]:
         char["index"] = index
     bidi.explicit_embed_and_overrides(storage, False)
     bidi.resolve_weak_types(storage, False)
+    _paired_brackets(storage)
     bidi.resolve_neutral_types(storage, False)
     bidi.resolve_implicit_levels(storage, False)
+    bidi.reorder_resolved_levels(storage, False)     # rule L1 (whitespace and separators at the base level), L2
     levels: list = [None] * len(text)
     for char in storage["chars"]:
         levels[char["index"]] = char["level"]
@@ -129,6 +146,55 @@ def _levels(text: str, base: str | None) -> list[int]:
     for i, level in enumerate(levels):
         known = levels[i] = known if level is None else level
     return levels
+
+
+# the paired brackets of the bidi algorithm's BD16 that kitgen's texts use (UnicodeData's Bidi_Paired_Bracket)
+BRACKETS = {"(": ")", "[": "]", "{": "}", "\u2045": "\u2046", "\u2329": "\u232a", "\u3008": "\u3009",
+            "\u300a": "\u300b", "\u300c": "\u300d", "\u300e": "\u300f", "\u3010": "\u3011", "\u3014": "\u3015",
+            "\uff08": "\uff09", "\uff3b": "\uff3d", "\uff5b": "\uff5d"}
+_CLOSERS = {close: open_ for open_, close in BRACKETS.items()}
+
+
+def _strong(bidi_type: str) -> str | None:
+    """A resolved type as rule N0 reads it: L, R (R, AL, and numbers count as R), or None."""
+    return "L" if bidi_type == "L" else "R" if bidi_type in ("R", "AL", "EN", "AN") else None
+
+
+def _paired_brackets(storage) -> None:
+    """Rule N0 of the bidi algorithm, which python-bidi's pure-Python one leaves out: a pair of
+    brackets (BD16) takes the embedding direction when a strong type of that direction stands
+    inside it, else the other direction when one stands inside and before it, so that "(SIL 1.1)"
+    after a Latin word in a Hebrew line stays a pair around it (applied to each level run)."""
+    chars = storage["chars"]
+    for run in storage["runs"]:
+        start, end = run["start"], run["start"] + run["length"]
+        embedding = "R" if chars[start]["level"] % 2 else "L"
+        stack, pairs = [], []
+        for i in range(start, end):
+            ch, kind = chars[i]["ch"], chars[i]["type"]
+            if kind != "ON":
+                continue
+            if ch in BRACKETS:
+                if len(stack) == 63:
+                    break
+                stack.append((BRACKETS[ch], i))
+            elif ch in _CLOSERS:
+                for depth in range(len(stack) - 1, -1, -1):
+                    if stack[depth][0] == ch:
+                        pairs.append((stack[depth][1], i))
+                        del stack[depth:]
+                        break
+        for opener, closer in sorted(pairs):
+            inside = {_strong(chars[i]["type"]) for i in range(opener + 1, closer)} - {None}
+            if embedding in inside:
+                direction = embedding
+            elif inside:
+                before = next((_strong(chars[i]["type"]) for i in range(opener - 1, start - 1, -1)
+                               if _strong(chars[i]["type"])), run["sor"])
+                direction = before if before != embedding else embedding
+            else:
+                continue
+            chars[opener]["type"] = chars[closer]["type"] = direction
 
 
 def _runs(text: str, base: str | None) -> list[tuple[int, int, int]]:
@@ -156,16 +222,25 @@ def _runs(text: str, base: str | None) -> list[tuple[int, int, int]]:
     return [tuple(r) for r in runs]
 
 
-def _scripts(text: str) -> list[str]:
-    """Each character's script, Common and Inherited ones taking the script before them (else after)."""
-    own = [script(ch) for ch in text]
-    resolved, last = [], None
-    for s in own:
-        if s not in NEUTRAL:
-            last = s
-        resolved.append(last)
-    following = next((s for s in own if s not in NEUTRAL), "Zyyy")
-    return [s or following for s in resolved]
+_WORDS = re.compile(r"\S+\s*|\s+")       # words with the white space after them
+
+
+def _scripts(text: str) -> list[tuple[str, tuple]]:
+    """Each character's script, and the scripts of its word. Within a word, Common and Inherited
+    characters take the script before them, else the one after; a word of them alone is Common;
+    white space goes with the word before it. Resolved word by word, a word's fonts do not depend
+    on its neighbours, so a line's advance is its words' (``text.fits``)."""
+    out = []
+    for word in _WORDS.findall(text):
+        own = [script(ch) for ch in word]
+        strong = [s for s in own if s not in NEUTRAL]
+        others = tuple(dict.fromkeys(s for s in strong if s not in SIMPLE))
+        last = strong[0] if strong else "Zyyy"
+        for s in own:
+            if s not in NEUTRAL:
+                last = s
+            out.append((last, others))
+    return out
 
 
 def font_for(char_script: str, font: str) -> str:
@@ -177,13 +252,11 @@ def font_for(char_script: str, font: str) -> str:
 
 def _fonts(text: str, font: str) -> list[tuple[str, str, str]]:
     """The run in pieces of one font, (characters, font, script), in logical order. A character its
-    script's font lacks is drawn by the first that has it of the role's font, the fonts of the
-    run's other scripts and those of its own script extensions (a full stop after a Latin word in
+    script's font lacks is drawn by the first that has it of the role's font, the fonts of its
+    word's other scripts and those of its own script extensions (a full stop after a Latin word in
     Japanese text, in the Japanese font; an Arabic semicolon after a Latin word, in the Arabic font)."""
-    scripts = _scripts(text)
-    others = tuple(dict.fromkeys(s for s in scripts if s not in SIMPLE and s not in NEUTRAL))
     out: list[list] = []
-    for ch, ch_script in zip(text, scripts):
+    for ch, (ch_script, others) in zip(text, _scripts(text)):
         name = _font_of(ch, ch_script, font, others, fonts.stack(font))
         if out and out[-1][1] == name:
             out[-1][0] += ch
@@ -239,24 +312,35 @@ RTL_CLASSES = frozenset({"R", "AL", "RLE", "RLO", "RLI"})      # what can make a
 
 
 def display(text: str, base: str | None) -> str:
-    """The text in visual order by python-bidi's pure-Python algorithm (it mirrors brackets),
-    ``base`` the paragraph's direction ("R", "L", None: found). In a right-to-left paragraph
-    (or one whose first strong letter is right to left), a text of right-to-left letters,
-    marks, spaces and punctuation -- no left-to-right letter, no digit -- is all at level 1:
-    it comes out reversed, without its boundary neutrals (ZWNJ) and with its brackets
-    mirrored, and is so written here directly."""
+    """The text in visual order, as it is drawn: the levels ``_levels`` finds (python-bidi's
+    algorithm with rule N0), reordered by rule L2, a bracket at an odd level mirrored, the characters
+    rule X9 removes (ZWNJ) dropped, ``base`` the paragraph's direction ("R", "L", None: found). A text
+    with no right-to-left character and a left-to-right base is its own visual order."""
     classes = set(map(unicodedata.bidirectional, text))
     if not classes & RTL_CLASSES and base != "R":
         return text
-    if _RTL_ONLY.issuperset(classes) and (base == "R" or base is None and classes & _STRONG_RTL or
-                                          _STRONG_RTL.issuperset(classes - {"BN"})):
-        from bidi.mirror import MIRRORED
+    from bidi.mirror import MIRRORED
 
-        return "".join(MIRRORED.get(ch, ch) if unicodedata.mirrored(ch) else ch for ch in reversed(text)
-                       if unicodedata.bidirectional(ch) != "BN")
-    from bidi.algorithm import get_display
+    levels = _levels(text, base)
+    order = list(range(len(text)))
+    top = max(levels, default=0)
+    odd = [lv for lv in levels if lv % 2]
+    for level in range(top, (min(odd) if odd else top + 1) - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    kept = [i for i in order if unicodedata.bidirectional(text[i]) not in _REMOVED]
+    return "".join(MIRRORED.get(text[i], text[i]) if levels[i] % 2 else text[i] for i in kept)
 
-    return get_display(text, base_dir=base)
+
+_REMOVED = frozenset({"RLE", "LRE", "RLO", "LRO", "PDF", "BN"})     # rule X9's classes
 
 
 def ink(shaped: Line) -> tuple[float, float] | None:

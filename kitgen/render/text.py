@@ -134,7 +134,8 @@ def fits(words, font: str, size: float, limit: float) -> bool:
         # shaped words: shaping and bidi change a line's advance only where the words meet (a kerning
         # pair with a space, a bracket mirrored to a glyph of another width), by far less than an em:
         # a sum of the words' advances further than that from the limit answers as the line would
-        estimate = sum(width(word, font, size) for word in words) + (len(words) - 1) * width(" ", font, size)
+        # each word is measured with the space after it, which is drawn in the font of the word's script
+        estimate = sum(width(word + " ", font, size) for word in words[:-1]) + width(words[-1], font, size)
         if abs(estimate - limit) > CONTEXT_EMS * size:
             return estimate < limit
     return width(" ".join(words), font, size) <= limit

@@ -90,8 +90,8 @@ class Prepared:
 
 def kit_words(kit: Kit) -> tuple:
     """The words a kit may print beside its messages: its deck's (none for a picture deck), its own
-    name and its deck's."""
-    names = (kit.name, getattr(kit.deck, "name", None) or "")
+    name, its deck's and the deck's credits."""
+    names = (kit.name, getattr(kit.deck, "name", None) or "", getattr(kit.deck, "credits", None) or "")
     return tuple(getattr(kit.deck, "words", None) or ()) + names
 
 
