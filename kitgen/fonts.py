@@ -401,12 +401,21 @@ def glyph_ink(font_name: str, char: str) -> tuple[float, float, float, float] | 
     return None if name is None else _bounds(font_name, name)
 
 
+@functools.lru_cache(maxsize=64)
+def hb_font(font_name: str):
+    """HarfBuzz's font for a registered font's file, at its units per em: (font, units per em)."""
+    import uharfbuzz as hb
+    from reportlab.pdfbase import pdfmetrics
+
+    with open(pdfmetrics.getFont(font_name).face.filename, "rb") as file:
+        face = hb.Face(hb.Blob(file.read()))
+    return hb.Font(face), face.upem
+
+
 @functools.lru_cache(maxsize=65536)
 def gid_ink(font_name: str, gid: int) -> tuple[float, float, float, float] | None:
     """A glyph's ink box (left, bottom, right, top) from its origin, in ems, by its number: HarfBuzz's
     extents of the glyph (its outline's), which it finds far faster than drawing the outline."""
-    from kitgen.render.shaping import hb_font
-
     hbf, units = hb_font(font_name)
     extents = hbf.get_glyph_extents(gid)
     if extents is None or (extents.width == 0 and extents.height == 0):

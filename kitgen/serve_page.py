@@ -172,12 +172,14 @@ function entryNotes(result) {
       gallery.appendChild(item);
     }
   } else {
-    for (const entry of result.entries.filter((e) => e.notes.length)) {
+    // a word's script and font (a NOTE) is shown only where the word mixes scripts
+    const remarks = (e) => e.notes.filter((n) => n.status !== 'NOTE' || n.text.includes(';'));
+    for (const entry of result.entries.filter((e) => remarks(e).length)) {
       const row = body.insertRow();
       row.insertCell().textContent = entry.name;
       row.insertCell().textContent = entry.line == null ? '' : entry.line;
       const notes = row.insertCell();
-      entry.notes.forEach((note, i) => { if (i) notes.append('; '); notes.appendChild(noteLine(note)); });
+      remarks(entry).forEach((note, i) => { if (i) notes.append('; '); notes.appendChild(noteLine(note)); });
     }
   }
   table.hidden = !body.rows.length;

@@ -49,8 +49,9 @@ def clean(text: str) -> str:
 
 
 def bare(text: str) -> str:
-    """Extracted text without its spaces and the separators between a mission's numbers."""
-    return "".join(ch for ch in clean(text) if ch not in " \u00b7\u060c")
+    """Extracted text without its spaces, the separators between a mission's numbers and the colon
+    after a label (pdftotext puts it either side of a digit in a right-to-left line: "תורות: 9")."""
+    return "".join(ch for ch in clean(text) if ch not in " \u00b7\u060c:")
 
 
 def text_in(path, box, page_height: float) -> str:
@@ -85,9 +86,10 @@ def test_every_mission_is_printed_with_its_name_turns_and_mistakes_in_its_box(tm
         assert turns in numbers and mistakes in numbers
     whole = clean(subprocess.run([pdftotext, str(path), "-"], capture_output=True, text=True, check=True).stdout)
     tokens = whole.split()
+    joined = "".join(tokens)             # Chinese, Japanese and Thai lines break inside what has no spaces
     for paragraph in (messages.campaign.title, messages.campaign.intro, messages.campaign.how):
         words = [w.strip(".,،:;!?()«»\"") for w in clean(paragraph).split()]
-        missing = [w for w in words if w and not any(w in token for token in tokens)]
+        missing = [w for w in words if w and not any(w in token for token in tokens) and w not in joined]
         assert not missing, missing
     if language == "fa":
         assert "۹" in whole and "9" not in whole.replace("Kit", "")
@@ -202,7 +204,9 @@ def test_the_duet_rules_have_every_section_and_state_the_counts(language):
     labels = messages.labels
     for key in ("green_agent", "side_a", "side_b", "timer_tokens", "timer", "extra_timer", "legend_green", "campaign"):
         assert labels[key]
-    assert messages_mod.label(messages, "side", side=labels.side_a).count(labels.side_a) == 1
+    # the letter is printed once (the word around it may hold the same letter: Hindi पक्ष क)
+    side = messages_mod.label(messages, "side", side=labels.side_a)
+    assert side.count(labels.side_a) - labels.side.count(labels.side_a) == 1
     assert labels.side_b in messages_mod.label(messages, "guessed_by", side=labels.side_b)
 
 

@@ -54,5 +54,8 @@ def test_the_turkish_kit_prints_dotted_capitals(tmp_path):
     words = {w for card in contents.build(kit).codename_cards for w in (card.front, card.back)}
     dotted = [w for w in words if "i" in w]
     assert dotted
+    wanted = {w.replace("i", "İ").upper() for w in words}
     for word in dotted:
-        assert word.replace("i", "İ").upper() in printed and word.upper() not in printed, word
+        assert word.replace("i", "İ").upper() in printed, word
+        # the capitals Python's upper() gives are not printed (unless they are another word's: Çığ, Çiğ)
+        assert word.upper() not in printed or word.upper() in wanted, word

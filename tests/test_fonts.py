@@ -124,7 +124,7 @@ def test_the_cache_file_is_named_by_font_library_and_recipe(monkeypatch):
     path = fonts._static_instance(_source(), 700)
     assert path.parent == fonts.cache_dir() and path.exists()
     monkeypatch.setattr(fonts, "CUT_RECIPE", fonts.CUT_RECIPE + 1)
-    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"new recipe")
+    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight, *shaping: b"new recipe")
     renamed = fonts._static_instance(_source(), 700)
     assert renamed != path and renamed.read_bytes() == b"new recipe"
 
@@ -135,7 +135,7 @@ def test_a_new_fonttools_names_a_new_cut(monkeypatch):
     path = fonts._static_instance(_source(), 700)
     real = versions.installed
     monkeypatch.setattr(versions, "installed", lambda name: "99.0" if name == "fonttools" else real(name))
-    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"cut by another fontTools")
+    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight, *shaping: b"cut by another fontTools")
     assert fonts._static_instance(_source(), 700) != path
 
 
@@ -146,7 +146,7 @@ def test_a_fallback_cache_others_could_write_is_not_trusted(tmp_path, monkeypatc
     blocked.write_text("not a folder")
     monkeypatch.setenv("KITGEN_CACHE", str(blocked))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight: b"our own cut")
+    monkeypatch.setattr(fonts, "cut_instance", lambda source, weight, *shaping: b"our own cut")
     shared = tmp_path / f"kitgen-fonts-{os.getuid()}"
     shared.mkdir()
     shared.chmod(0o777)

@@ -295,8 +295,12 @@ def readme_libraries() -> set[str]:
     assert listed, "docs/reference/reproducible.md no longer says which libraries manifest.json records"
     requirements = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]["dependencies"]
     dependencies = {re.match(r"[A-Za-z0-9._-]+", r).group(0).lower() for r in requirements}
+    extras = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]["optional-dependencies"]
     groups = {"the font packages": {d for d in dependencies if d.startswith("fontpkg-")},
-              "the icon set": {d for d in dependencies if d.endswith("-icons")}}
+              "the icon set": {d for d in dependencies if d.endswith("-icons")},
+              # the cjk extra's fonts and the thai extra's line breaker (null in a manifest when not installed)
+              "the extras' packages": {re.match(r"[A-Za-z0-9._-]+", r).group(0).lower()
+                                       for extra in ("cjk", "thai") for r in extras[extra]}}
     names = set()
     for item in (part.strip() for part in listed.group(1).split(",")):
         if item in groups:

@@ -192,13 +192,17 @@ def test_a_thirty_word_decks_fonts_are_embedded(thirty, lang):
 def test_a_thirty_word_decks_cards_hold_hb_shapes_glyphs(thirty, lang):
     """Every word drawn on codenames.pdf (upright and turned) is, glyph for glyph and place for place,
     what hb-shape makes of one of the deck's words in the font file the kit embedded."""
+    from kitgen.games.codenames import build, kitfile
+
     words, kit = thirty[lang]
-    font = fonts.register_roles(layouts.load("default"), lang,
-                                texts.characters(lang, words + ["My words", "deck"]))["word"]
+    # the fonts the build registered: the CJK cut is made of the kit's characters
+    loaded = kitfile.load(kitfile.kit_path(None, None, lang), deck=str(kit.parent.parent / "deck.txt"),
+                          language=lang, keys=2)
+    font = fonts.register_roles(layouts.load("default"), lang, texts.characters(lang, build.kit_words(loaded)))["word"]
     shown = [text.apply_case(w, "upper", lang) for w in words]
-    registered = _registered()
     expected = {tuple((n, g, x, y) for n, g, x, y in glyphs): word
                 for word, glyphs in zip(shown, expected_glyphs(shown, font))}
+    registered = _registered()
     import pikepdf
 
     with pikepdf.open(kit / "codenames.pdf") as pdf:
@@ -214,3 +218,18 @@ def test_a_thirty_word_decks_cards_hold_hb_shapes_glyphs(thirty, lang):
             assert match, glyphs
             found.add(match[0])
     assert found == set(shown)
+
+
+def test_a_language_whose_fonts_are_not_installed_says_what_to_install(tmp_path, monkeypatch):
+    """Without the cjk extra, a Japanese build stops in one line that says what to install, and
+    writes nothing (the fonts of the extra are a module that cannot be imported here)."""
+    import sys
+
+    code = ("import sys, kitgen.fonts as f; f.OTHER_PACKAGES['noto-sans-jp'] = ('no_such_module', 'x.ttf', 'cjk'); "
+            "sys.argv = ['kitgen', 'build', '--lang', 'ja', '--keys', '2', '--out', 'o']; "
+            "from kitgen.cli import main; main()")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'kitgen[cjk]'" in lines[0] and "Traceback" not in result.stderr
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").rglob("*.pdf"))

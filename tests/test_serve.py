@@ -300,8 +300,10 @@ def test_check_puts_what_it_says_beside_each_word_of_a_yaml_deck(client):
     assert answer.status_code == 200, answer.data
     result = answer.get_json()
     assert result["kind"] == "words" and result["lines"][0]["text"].startswith("Lesson 4.yaml: 27 distinct words")
-    said = {e["name"]: (e["line"], [n["status"] + " " + n["text"] for n in e["notes"]])
-            for e in result["entries"] if e["notes"]}
+    assert all(any(n["status"] == "NOTE" and n["text"] == "script Latn in noto-sans" for n in e["notes"])
+               for e in result["entries"])                 # each word's script and font
+    said = {e["name"]: (e["line"], [n["status"] + " " + n["text"] for n in e["notes"] if n["status"] != "NOTE"])
+            for e in result["entries"] if any(n["status"] != "NOTE" for n in e["notes"])}
     assert said == {"Apple": (3, ["WARN near-duplicate of Apples: they give each other away on one board"]),
                     "Bank": (4, ["FAIL written again: bank (line 30); keep one"]),
                     "Apples": (29, ["WARN near-duplicate of Apple: they give each other away on one board"])}

@@ -13,7 +13,7 @@ import tracemalloc
 import pytest
 
 from kitgen.games.codenames import editions, key_deck, key_volumes
-from kitgen.render import qr, text
+from kitgen.render import qr, shaping, text
 
 
 def kitgen(*args, env=None):
@@ -73,9 +73,9 @@ def test_key_numbers_do_not_fill_the_text_caches(tmp_path):
     of fitted and shaped text (bounded at 8,192 and 4,096, they would otherwise fill a long run's
     memory, in every worker)."""
     key_volumes.build(24, "words", "numbers", tmp_path / "a", None, None, None, volume_pages=2, jobs=1)
-    before = text.fit.cache_info().currsize, text._shape.cache_info().currsize
+    before = text.fit.cache_info().currsize, shaping._line.cache_info().currsize
     key_volumes.build(240, "words", "numbers", tmp_path / "b", None, None, None, volume_pages=2, jobs=1)
-    after = text.fit.cache_info().currsize, text._shape.cache_info().currsize
+    after = text.fit.cache_info().currsize, shaping._line.cache_info().currsize
     assert after[0] - before[0] <= 2 and after[1] == before[1], (before, after)
 
 

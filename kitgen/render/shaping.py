@@ -279,20 +279,10 @@ def _font_of(ch: str, ch_script: str, font: str, others: tuple, *_key) -> str:
     return next((other for other in candidates if not fonts.lacking(other, ch)), name)
 
 
-@lru_cache(maxsize=64)
-def hb_font(font: str):
-    """HarfBuzz's font for a registered font's file, at its units per em."""
-    import uharfbuzz as hb
-
-    with open(pdfmetrics.getFont(font).face.filename, "rb") as file:
-        face = hb.Face(hb.Blob(file.read()))
-    return hb.Font(face), face.upem
-
-
 def _shape(chars: str, font: str, piece_script: str, rtl: bool) -> Piece:
     import uharfbuzz as hb
 
-    hbf, units = hb_font(font)
+    hbf, units = fonts.hb_font(font)
     buffer = hb.Buffer()
     buffer.add_str(chars)
     buffer.direction = "rtl" if rtl else "ltr"
