@@ -267,6 +267,75 @@ def _static_instance(source: Path, weight: int, shaping: bool = False, chars: st
 
 
 _registered: dict[tuple, FontFile] = {}
+TRUETYPE_RECIPE = 1       # how an OpenType-CFF font is converted (``to_truetype``): names the cached file
+
+
+def _has_table(path: Path, tag: bytes) -> bool:
+    with open(path, "rb") as file:
+        head = file.read(12 + 16 * 64)
+    count = struct.unpack(">H", head[4:6])[0]
+    return any(head[12 + 16 * i:16 + 16 * i] == tag for i in range(count))
+
+
+def truetype(source: Path) -> Path:
+    """``source`` itself when it has TrueType outlines; an OpenType-CFF font converted once to
+    TrueType (reportlab cannot embed CFF) and cached; a font that cannot be converted is refused
+    in one line that names it."""
+    if not (_has_table(source, b"CFF ") or _has_table(source, b"CFF2")):
+        return source
+    from kitgen.versions import installed
+
+    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{TRUETYPE_RECIPE}".encode())
+    target = cache_dir() / f"{source.stem}-ttf-{digest.hexdigest()[:12]}.ttf"
+    if target.exists():
+        return target
+    _announce(source.stem, f"preparing fonts, once per font: {source.stem} (they are kept in {target.parent})")
+    try:
+        data = to_truetype(source)
+    except Exception as error:          # fontTools raises many kinds on a font it cannot read or convert
+        raise KitgenError(f"{source.name} has PostScript (CFF) outlines that kitgen cannot convert to TrueType "
+                          f"({type(error).__name__}); choose a TrueType font") from None
+    cache.write_atomically(target, data)
+    return target
+
+
+def to_truetype(source: Path) -> bytes:
+    """An OpenType-CFF font's outlines as TrueType quadratic curves (fontTools' cu2qu, 1 unit of
+    error), the same bytes on any machine: the CFF table goes, glyf, loca and a TrueType maxp and
+    post come. A variable CFF2 font is not converted (ValueError)."""
+    import io
+
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont, newTable
+
+    font = TTFont(source, recalcTimestamp=False)
+    if "CFF2" in font:
+        raise ValueError("a variable CFF2 font")
+    order = font.getGlyphOrder()
+    glyphs = font.getGlyphSet()
+    glyf = newTable("glyf")
+    glyf.glyphOrder, glyf.glyphs = order, {}
+    for name in order:
+        pen = TTGlyphPen(glyphs)
+        glyphs[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
+        glyf[name] = pen.glyph()
+    font["glyf"], font["loca"] = glyf, newTable("loca")
+    for tag in ("CFF ", "VORG"):
+        if tag in font:
+            del font[tag]
+    maxp = font["maxp"]
+    maxp.tableVersion = 0x00010000
+    for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, field, 1 if field == "maxZones" else 0)
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping, post.glyphOrder = 2.0, [], {}, order
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion = "\0\1\0\0"
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def family_of(font_name: str) -> str:
@@ -291,6 +360,7 @@ def register(family: str, weight: int, shaping: bool = False, chars: str | None 
     font HarfBuzz shapes text in (its layout tables kept); ``chars``: the characters a kit may draw in
     it, to which a large font (``SUBSET_ABOVE``) is cut down."""
     source, _ = _package_font(family)
+    source = truetype(source)
     subset = None
     if chars is not None and _glyph_count(source) > SUBSET_ABOVE:
         subset = "".join(sorted(set(chars) | set(BASIC)))
@@ -301,6 +371,9 @@ def register(family: str, weight: int, shaping: bool = False, chars: str | None 
     from reportlab.pdfbase.ttfonts import TTFont as RLTTFont
 
     default = _default_weight(source)
+    if int(weight) != default and not _has_table(source, b"fvar"):
+        raise KitgenError(f"font family {family!r} ({source.name}) has one weight, {default}, not {int(weight)}: "
+                          "choose a variable font or a layout weight of it")
     if int(weight) == default and subset is None:
         path = source
     else:

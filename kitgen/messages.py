@@ -77,3 +77,16 @@ def label(messages: Node, key: str, **values) -> str:
         return messages.labels[key].format(**values)
     except KeyError:
         raise KitgenError(f"message {key!r} is missing for language {messages.get('language')!r}") from None
+
+
+def characters(folder: Path, language: str, texts=()) -> str:
+    """Every character a kit in ``language`` may print: its messages file's (a superset: comments and
+    keys too), and those of ``texts`` and their capitals. A large font (a CJK one) is cut down to these
+    (``fonts.register``)."""
+    from kitgen.render.text import apply_case
+
+    path = folder / f"{language}.yaml"
+    chars = set(path.read_text("utf-8")) if path.is_file() else set()
+    for text in texts:
+        chars.update(text, apply_case(text, "upper", language))
+    return "".join(sorted(ch for ch in chars if not ch.isspace() or ch == " "))

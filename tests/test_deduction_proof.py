@@ -165,7 +165,7 @@ def test_the_contact_sheet_shows_every_page_of_the_kit(proofs, case):
 @pytest.mark.parametrize("change, failed", [
     (("Brutus,", "Brutus Maximus Extraordinarius Longname,"), "FAIL fit: 1 name(s) do not fit at the smallest size: "
                                                               "Brutus Maximus Extraordinarius Longname (tile)"),
-    (("Cassius", "Cassius \u6f22"), "FAIL glyphs: "),
+    (("Cassius", "Cassius \u1230"), "FAIL glyphs: "),      # Ethiopic: no font of the layout draws it
 ])
 def test_a_name_that_does_not_fit_or_lacks_a_glyph_fails_the_proof(tmp_path, change, failed):
     (tmp_path / "t.yaml").write_text(THEME.replace(*change, 1), "utf-8")

@@ -2,15 +2,18 @@
 said once on stderr, and never the user's own cache in tests (docs/design.md §7.4)."""
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from fontTools.ttLib import TTFont
 
 from kitgen import fonts
+from kitgen.errors import KitgenError
 
 
 def _kit(out: Path, cache: Path, epoch: int | None, *options: str) -> subprocess.CompletedProcess:
@@ -156,3 +159,74 @@ def test_a_fallback_cache_others_could_write_is_not_trusted(tmp_path, monkeypatc
     assert fonts._static_instance(_source(), 700).read_bytes() == b"our own cut"
     shared.chmod(0o700)                                          # a private folder of ours is used
     assert fonts._static_instance(_source(), 700).parent == shared
+
+
+def _cff_font(path, family="Kit Test"):
+    """A small OpenType-CFF font (an A and a space) written to ``path``."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder([".notdef", "space", "A"])
+    fb.setupCharacterMap({0x20: "space", 0x41: "A"})
+    strings = {}
+    for name in (".notdef", "space", "A"):
+        pen = T2CharStringPen(600, None)
+        if name == "A":
+            pen.moveTo((50, 0)), pen.lineTo((300, 700)), pen.curveTo((350, 720), (400, 700), (550, 0))
+            pen.closePath()
+        strings[name] = pen.getCharString()
+    fb.setupCFF(family.replace(" ", ""), {"FullName": family}, strings, {})
+    fb.setupHorizontalMetrics({n: (600, 50) for n in (".notdef", "space", "A")})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupOS2(usWeightClass=400)
+    fb.setupPost()
+    fb.save(str(path))
+
+
+def _installed_family(tmp_path, monkeypatch, module: str, font_file):
+    folder = tmp_path / module
+    (folder / "files").mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    font_file(folder / "files" / "Font.otf")
+    (folder / "metadata.json").write_text(json.dumps({"files": [{"style": "normal", "path": "files/Font.otf"}]}))
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def test_an_opentype_cff_font_is_converted_to_truetype_once(tmp_path, monkeypatch):
+    """reportlab embeds TrueType only: a family whose font has CFF outlines is converted with
+    cu2qu, cached, the same bytes twice, and draws."""
+    from fontTools.ttLib import TTFont
+
+    _installed_family(tmp_path, monkeypatch, "fontpkg_kit_cff", _cff_font)
+    registered = fonts.register("kit-cff", 400)
+    converted = TTFont(registered.path)
+    assert "glyf" in converted and "CFF " not in converted and registered.path.parent == fonts.cache_dir()
+    assert converted["glyf"]["A"].numberOfContours == 1
+    again = fonts.to_truetype(tmp_path / "fontpkg_kit_cff" / "files" / "Font.otf")
+    assert again == registered.path.read_bytes()
+    assert fonts.has_glyph(registered.registered_name, "A")
+
+
+def test_a_cff_font_that_cannot_be_converted_is_refused_in_one_line(tmp_path, monkeypatch):
+    def broken(path):
+        _cff_font(path)
+        data = bytearray(path.read_bytes())
+        from fontTools.ttLib import TTFont
+
+        offset = TTFont(str(path)).reader.tables["CFF "].offset
+        data[offset:offset + 40] = b"\xff" * 40           # the CFF table's header and name index, unreadable
+        path.write_bytes(bytes(data))
+
+    _installed_family(tmp_path, monkeypatch, "fontpkg_kit_broken", broken)
+    with pytest.raises(KitgenError) as refused:
+        fonts.register("kit-broken", 400)
+    message = refused.value.message
+    assert "Font.otf" in message and "cannot convert" in message and "\n" not in message
+
+
+def test_a_static_font_at_another_weight_is_refused(tmp_path, monkeypatch):
+    _installed_family(tmp_path, monkeypatch, "fontpkg_kit_static", _cff_font)
+    with pytest.raises(KitgenError, match="has one weight, 400, not 700"):
+        fonts.register("kit-static", 700)

@@ -21,13 +21,6 @@ def languages() -> list[str]:
 
 
 def characters(language: str, words=()) -> str:
-    """Every character a kit in ``language`` with these words may print: its messages file's (a
-    superset: comments and keys too), the words' and their capitals'. A large font (a CJK one) is cut
-    down to these (``fonts.register``)."""
-    from kitgen.render.text import apply_case
-
-    path = folder() / f"{language}.yaml"
-    chars = set(path.read_text("utf-8")) if path.is_file() else set()
-    for word in words:
-        chars.update(word, apply_case(word, "upper", language))
-    return "".join(sorted(ch for ch in chars if not ch.isspace() or ch == " "))
+    """Every character a Codenames kit in ``language`` with these words (and names) may print
+    (``messages.characters``)."""
+    return messages.characters(folder(), language, words)

@@ -127,6 +127,19 @@ def load_layout(kit: Kit, extra: tuple[str, ...] = ()):
     return press.for_press(layout, kit.pdfx) if kit.pdfx else layout
 
 
+def theme_characters(theme) -> str:
+    """Every character a kit of ``theme`` may print: its messages' and its theme file's (a CJK font is cut
+    down to these)."""
+    from kitgen import messages as messages_mod
+
+    try:
+        source = Path(theme.source).read_text("utf-8") if Path(theme.source).is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        source = ""
+    names = [source] + [getattr(e, "name", str(e)) for e in (*theme.suspects, *theme.crimes)] + list(theme.city.names)
+    return messages_mod.characters(texts.folder(), theme.language, names)
+
+
 def prepare(kit: Kit, strict: bool = True) -> Prepared:
     """Everything drawing needs, every check done; not ``strict`` (kitgen proof), names that lack
     glyphs or do not fit are left for the proof to report."""
@@ -134,7 +147,7 @@ def prepare(kit: Kit, strict: bool = True) -> Prepared:
     size = layouts.page_size(layout, kit.paper)
     board_size = layouts.page_size(layout, kit.board_paper or kit.paper)
     messages = texts.load(kit.theme.language)
-    font_names = fonts_mod.register_roles(layout)
+    font_names = fonts_mod.register_roles(layout, kit.theme.language, theme_characters(kit.theme))
     theme = kit.theme
     board.check_capacity(layout, len(theme.city.names), theme.source)
     if len(theme.given) < len(theme.city.names):         # place what the theme did not, room for the boxes

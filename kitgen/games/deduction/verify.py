@@ -155,7 +155,10 @@ def _painted_problem(image, dpi: float, page_size, code_box, names: Names, slip,
     width, _, third = slips.geometry(spec)
     x0, y0, _, _ = code_box
     origin = (x0 - (width - spec.margin - spec.qr), y0 - (third + spec.margin))
-    font_names = fonts_mod.register_roles(layout)
+    from kitgen import messages as messages_mod
+
+    font_names = fonts_mod.register_roles(layout, names.language, messages_mod.characters(
+        texts.folder(), names.language, [*names.suspects, *names.crimes, *names.city.names]))
     theme = SimpleNamespace(suspects=tuple(Entry(n) for n in names.suspects),
                             crimes=tuple(Entry(n) for n in names.crimes),
                             locations=tuple(Entry(n) for n in names.city.names))
