@@ -141,10 +141,12 @@ def _empty_unreachable_glyphs(font) -> None:
             gvar.variations[name] = []
 
 
-SHAPING_RECIPE = 1       # how a font that HarfBuzz shapes is cut (``cut_instance`` with ``shaping``)
+SHAPING_RECIPE = 2       # how a font that HarfBuzz shapes is cut (``cut_instance`` with ``shaping``)
 # a font with more glyphs than this (a CJK font: 17,000 to 31,000) is cut down to the characters a kit
 # draws before it is instanced: instancing all of Noto Sans SC takes about 20 s, its kit's 1,500 characters 2 s
 SUBSET_ABOVE = 5000
+HORIZONTAL_FEATURES = ("ccmp", "locl", "rlig", "rclt", "calt", "clig", "liga", "kern", "mark", "mkmk", "curs",
+                       "dist", "abvm", "blwm")
 
 
 def _subset(font, chars: str) -> None:
@@ -152,7 +154,10 @@ def _subset(font, chars: str) -> None:
     from fontTools import subset
 
     options = subset.Options()
-    options.layout_features = ["*"]           # every feature HarfBuzz might apply
+    # the features HarfBuzz applies to horizontal CJK text by default (a font this large is a CJK one);
+    # vertical forms, proportional and half widths are never asked for
+    options.layout_features = list(HORIZONTAL_FEATURES)
+    options.hinting = False
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
@@ -239,16 +244,21 @@ def _fallback_dir() -> Path:
     return Path(tempfile.mkdtemp(prefix="kitgen-fonts-"))
 
 
-def _static_instance(source: Path, weight: int, shaping: bool = False, chars: str | None = None) -> Path:
-    """A cached static instance of ``source`` at ``weight`` (cut on first use; ``cut_instance``)."""
+def _cached(source: Path, weight: int, shaping: bool, chars: str | None) -> Path:
+    """Where the cut of ``source`` at ``weight`` is kept: named by the font file, fontTools and the recipe."""
     from kitgen.versions import installed
 
-    # the cut depends on the source font, on fontTools and on the recipe: all three name the
-    # cached file (and fontTools itself, slow to import, is imported only when a cut is needed)
     recipe = f"{CUT_RECIPE}" + (f"-hb{SHAPING_RECIPE}" if shaping else "") + (f"-{chars}" if chars else "")
     digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{recipe}".encode()).hexdigest()[:12]
-    name = f"{source.stem.split('[')[0]}-w{weight}{'-hb' if shaping else ''}-{digest}.ttf"
-    target = cache_dir() / name
+    return cache_dir() / f"{source.stem.split('[')[0]}-w{weight}{'-hb' if shaping else ''}-{digest}.ttf"
+
+
+def _static_instance(source: Path, weight: int, shaping: bool = False, chars: str | None = None) -> Path:
+    """A cached static instance of ``source`` at ``weight`` (cut on first use; ``cut_instance``)."""
+    # the cut depends on the source font, on fontTools and on the recipe: all three name the
+    # cached file (and fontTools itself, slow to import, is imported only when a cut is needed)
+    target = _cached(source, weight, shaping, chars)
+    name = target.name
     if target.exists():
         return target
     try:
@@ -355,15 +365,41 @@ def _glyph_count(path: Path) -> int:
     return 0
 
 
+def _plan(family: str, chars: str | None) -> tuple[Path, str | None]:
+    """The TrueType file a family is drawn from, and the characters it is cut down to (None: all)."""
+    source = truetype(_package_font(family)[0])
+    if chars is not None and _glyph_count(source) > SUBSET_ABOVE:
+        return source, "".join(sorted(set(chars) | set(BASIC)))
+    return source, None
+
+
+def _precut(wanted) -> None:
+    """Cut at once, one process a cut, the fonts of ``wanted`` ((family, weight, shaping, chars)) that
+    are not in the cache yet and need a cut: a kit's first build on a new machine cuts its Latin bold
+    and its script's two weights side by side (the same bytes as one after another)."""
+    jobs = []
+    for family, weight, shaping, chars in wanted:
+        source, subset = _plan(family, chars)
+        if (int(weight) != _default_weight(source) or subset is not None) and _has_table(source, b"fvar") \
+                and not _cached(source, int(weight), shaping, subset).exists():
+            jobs.append((source, int(weight), shaping, subset))
+    if len(jobs) < 2 or os.cpu_count() == 1:
+        return
+    import multiprocessing
+
+    for source, *_ in jobs:                      # said here, once, not by each worker
+        _announce(source.stem.split("[")[0], f"preparing fonts, once per font: {source.stem.split('[')[0]} "
+                                             f"(they are kept in {cache_dir()})")
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(min(len(jobs), os.cpu_count() or 2)) as pool:
+        pool.starmap(_static_instance, jobs)
+
+
 def register(family: str, weight: int, shaping: bool = False, chars: str | None = None) -> FontFile:
     """Register (once) a family at a weight with reportlab; returns its name there. ``shaping``: the
     font HarfBuzz shapes text in (its layout tables kept); ``chars``: the characters a kit may draw in
     it, to which a large font (``SUBSET_ABOVE``) is cut down."""
-    source, _ = _package_font(family)
-    source = truetype(source)
-    subset = None
-    if chars is not None and _glyph_count(source) > SUBSET_ABOVE:
-        subset = "".join(sorted(set(chars) | set(BASIC)))
+    source, subset = _plan(family, chars)
     key = (family, int(weight), shaping, subset)
     if key in _registered:
         return _registered[key]
@@ -520,6 +556,7 @@ def register_roles(layout, language: str | None = None, chars: str | None = None
     ``chars``: the characters the kit may draw (``register``)."""
     names = {}
     table = scripts_for(layout, language)
+    _precut(_wanted(layout, table, chars))
     for role, spec in layout.fonts.items():
         names[role] = register(spec.family, int(spec.weight)).registered_name
         _languages[names[role]] = language
@@ -527,6 +564,20 @@ def register_roles(layout, language: str | None = None, chars: str | None = None
         set_fallbacks(names[role], {script: (family, int(spec.weight)) for script, family in families.items()},
                       chars)
     return names
+
+
+def _wanted(layout, table: dict[str, str], chars: str | None) -> list[tuple]:
+    """The fonts a kit of these characters will draw: each role's, and the family of each script among
+    the characters (the Arabic one a role names as its ``arabic``), at the role's weight."""
+    from fontTools import unicodedata as ucd
+
+    scripts = {ucd.script(ch) for ch in chars or ""}
+    wanted = []
+    for spec in layout.fonts.values():
+        wanted.append((spec.family, int(spec.weight), False, None))
+        families = dict(table, Arab=spec.arabic)
+        wanted += [(families[s], int(spec.weight), True, chars) for s in sorted(scripts) if s in families]
+    return list(dict.fromkeys(wanted))
 
 
 def scripts_for(layout, language: str | None) -> dict[str, str]:
