@@ -294,10 +294,6 @@ def _shape(chars: str, font: str, piece_script: str, rtl: bool) -> Piece:
     return Piece(font, chars, piece_script, rtl, glyphs, units)
 
 
-# the bidi classes that, with no left-to-right letter, digit, separator or explicit mark about, all
-# resolve to right to left: letters, boundary neutrals, marks, spaces, punctuation
-_RTL_ONLY = frozenset({"R", "AL", "BN", "NSM", "WS", "ON", "CS", "ES", "ET"})
-_STRONG_RTL = frozenset({"R", "AL"})
 RTL_CLASSES = frozenset({"R", "AL", "RLE", "RLO", "RLI"})      # what can make any character right to left
 
 

@@ -74,14 +74,6 @@ def greek_upper(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
-_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
-
-
-def is_arabic_script(text: str) -> bool:
-    """Whether any character is in an Arabic-script block (Persian, Arabic, Urdu)."""
-    return _ARABIC.search(text) is not None
-
-
 def shaped(text: str, font: str, rtl: bool | None = None):
     """The text as HarfBuzz shapes it in ``font`` (``shaping.line``), or None for text drawn as it is:
     Latin, Cyrillic and Greek outside a right-to-left paragraph."""
