@@ -1,11 +1,12 @@
 """Text shaped by HarfBuzz: every script but Latin, Cyrillic and Greek (docs/design.md §7.2).
 
 A line is laid out in three steps. The Unicode bidi algorithm (python-bidi's
-pure-Python one) gives each character its level, and the line falls into runs of
-one level, ordered as rule L2 orders them. Each run falls into pieces of one font:
-a character's script (Common and Inherited characters take their neighbour's)
-picks the family the layout names for it (``fonts.fallback``), else the role's
-own font, and a font that lacks the character gives it to the role's font.
+pure-Python one, with rules N0 and L1 added) gives each character its level, and
+the line falls into runs of one level, ordered as rule L2 orders them. Each run
+falls into pieces of one font: a character's script (Common and Inherited
+characters take their word's) picks the family the layout names for it
+(``fonts.fallback``), else the role's own font; a font that lacks the character
+gives it to the first font that has it (``_font_of``).
 Each piece is shaped by HarfBuzz in the run's direction, with its script, the
 language ``und`` (the font's default forms: the layout picks a Japanese,
 Korean or Chinese font by the kit's language) and HarfBuzz's default features,
