@@ -34,7 +34,10 @@ def make() -> click.Command:
                 import webbrowser
 
                 webbrowser.open(running.url)
-            running.thread.join()
+            # joined a little at a time: a SIGTERM the kernel hands to the server's thread only runs its
+            # handler (in this, the main thread) when this thread wakes, and a join without a timeout never does
+            while running.thread.is_alive():
+                running.thread.join(0.25)
         except KeyboardInterrupt:
             pass
         finally:
