@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import cache
 from .errors import KitgenError
+from .truetype import to_truetype
 
 
 @dataclass(frozen=True)
@@ -64,14 +65,43 @@ def _package_font(family: str) -> tuple[Path, dict]:
     return root / upright[0]["path"], meta
 
 
-def _default_weight(path: Path) -> int:
-    """The weight a font draws with as it is: the default of its wght axis, else its
-    OS/2 weight class. Read straight from the tables (no fontTools import: it is slow)."""
+@dataclass(frozen=True)
+class _Facts:
+    """What kitgen reads of a font file before it registers or cuts it, read once a file (a CJK font is
+    10 to 18 MB): its tables, the weight it draws with as it is, its glyph count and the SHA-256 of its
+    bytes so far (``digest``: the file's, followed by what names a cut of it)."""
+    tables: frozenset
+    weight: int
+    glyphs: int
+    hashed: object
+
+    def digest(self, suffix: str) -> str:
+        """SHA-256 of the file's bytes followed by ``suffix``, in hex."""
+        h = self.hashed.copy()
+        h.update(suffix.encode())
+        return h.hexdigest()
+
+
+def _facts(path: Path) -> _Facts:
+    info = path.stat()
+    return _read_facts(path, info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_facts(path: Path, _size: int, _mtime: int) -> _Facts:
+    """``_facts``, keyed by the file's size and time too: a file written anew is read anew. The tables
+    are read straight from the file (no fontTools import: it is slow)."""
     data = path.read_bytes()
     tables = {}
     for i in range(struct.unpack(">H", data[4:6])[0]):
         tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
         tables[tag] = offset
+    glyphs = struct.unpack(">H", data[tables[b"maxp"] + 4:tables[b"maxp"] + 6])[0] if b"maxp" in tables else 0
+    return _Facts(frozenset(tables), _weight(data, tables), glyphs, hashlib.sha256(data))
+
+
+def _weight(data: bytes, tables: dict) -> int:
+    """The weight a font draws with as it is: the default of its wght axis, else its OS/2 weight class."""
     if b"fvar" in tables:
         base = tables[b"fvar"]
         axes_offset, _, count, size = struct.unpack(">HHHH", data[base + 4:base + 12])
@@ -81,6 +111,11 @@ def _default_weight(path: Path) -> int:
             if tag == b"wght":
                 return round(default / 65536)
     return struct.unpack(">H", data[tables[b"OS/2"] + 4:tables[b"OS/2"] + 6])[0]
+
+
+def _default_weight(path: Path) -> int:
+    """The weight a font draws with as it is (``_Facts.weight``)."""
+    return _facts(path).weight
 
 
 # How an instance is cut. The cut must give the same bytes for the same font file and
@@ -104,6 +139,10 @@ def _announce(font: str, line: str) -> None:
     if font not in _announced and _announcer is not None:
         _announced.add(font)
         _announcer(line)
+
+
+def _preparing(font: str, folder: Path) -> None:
+    _announce(font, f"preparing fonts, once per font: {font} (they are kept in {folder})")
 
 
 _announcer = None
@@ -249,7 +288,7 @@ def _cached(source: Path, weight: int, shaping: bool, chars: str | None) -> Path
     from kitgen.versions import installed
 
     recipe = f"{CUT_RECIPE}" + (f"-hb{SHAPING_RECIPE}" if shaping else "") + (f"-{chars}" if chars else "")
-    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{recipe}".encode()).hexdigest()[:12]
+    digest = _facts(source).digest(f"|{installed('fonttools')}|{recipe}")[:12]
     return cache_dir() / f"{source.stem.split('[')[0]}-w{weight}{'-hb' if shaping else ''}-{digest}.ttf"
 
 
@@ -269,8 +308,7 @@ def _static_instance(source: Path, weight: int, shaping: bool = False, chars: st
         target = _fallback_dir() / name
         if target.exists():
             return target
-    font = source.stem.split('[')[0]
-    _announce(font, f"preparing fonts, once per font: {font} (they are kept in {target.parent})")
+    _preparing(source.stem.split("[")[0], target.parent)
     data = cut_instance(source, weight, shaping, chars)
     cache.write_atomically(target, data)      # whole or not at all, even with another kitgen cutting the same font
     return target
@@ -281,10 +319,7 @@ TRUETYPE_RECIPE = 1       # how an OpenType-CFF font is converted (``to_truetype
 
 
 def _has_table(path: Path, tag: bytes) -> bool:
-    with open(path, "rb") as file:
-        head = file.read(12 + 16 * 64)
-    count = struct.unpack(">H", head[4:6])[0]
-    return any(head[12 + 16 * i:16 + 16 * i] == tag for i in range(count))
+    return tag in _facts(path).tables
 
 
 def truetype(source: Path) -> Path:
@@ -295,11 +330,11 @@ def truetype(source: Path) -> Path:
         return source
     from kitgen.versions import installed
 
-    digest = hashlib.sha256(source.read_bytes() + f"|{installed('fonttools')}|{TRUETYPE_RECIPE}".encode())
-    target = cache_dir() / f"{source.stem}-ttf-{digest.hexdigest()[:12]}.ttf"
+    digest = _facts(source).digest(f"|{installed('fonttools')}|{TRUETYPE_RECIPE}")
+    target = cache_dir() / f"{source.stem}-ttf-{digest[:12]}.ttf"
     if target.exists():
         return target
-    _announce(source.stem, f"preparing fonts, once per font: {source.stem} (they are kept in {target.parent})")
+    _preparing(source.stem, target.parent)
     try:
         data = to_truetype(source)
     except Exception as error:          # fontTools raises many kinds on a font it cannot read or convert
@@ -309,66 +344,15 @@ def truetype(source: Path) -> Path:
     return target
 
 
-def to_truetype(source: Path) -> bytes:
-    """An OpenType-CFF font's outlines as TrueType quadratic curves (fontTools' cu2qu, 1 unit of
-    error), the same bytes on any machine: the CFF table goes, glyf, loca and a TrueType maxp and
-    post come. A variable CFF2 font is not converted (ValueError)."""
-    import io
-
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import TTFont, newTable
-
-    font = TTFont(source, recalcTimestamp=False)
-    if "CFF2" in font:
-        raise ValueError("a variable CFF2 font")
-    order = font.getGlyphOrder()
-    glyphs = font.getGlyphSet()
-    glyf = newTable("glyf")
-    glyf.glyphOrder, glyf.glyphs = order, {}
-    for name in order:
-        pen = TTGlyphPen(glyphs)
-        glyphs[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
-        glyf[name] = pen.glyph()
-    font["glyf"], font["loca"] = glyf, newTable("loca")
-    for tag in ("CFF ", "VORG"):
-        if tag in font:
-            del font[tag]
-    maxp = font["maxp"]
-    maxp.tableVersion = 0x00010000
-    for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
-        setattr(maxp, field, 1 if field == "maxZones" else 0)
-    post = font["post"]
-    post.formatType, post.extraNames, post.mapping, post.glyphOrder = 2.0, [], {}, order
-    font["head"].glyphDataFormat = 0
-    font.sfntVersion = "\0\1\0\0"
-    out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
-
-
 def family_of(font_name: str) -> str:
     """The family a registered font is of (its name as kitgen registered it if unknown)."""
     return next((f.family for f in _registered.values() if f.registered_name == font_name), font_name)
 
 
-def _glyph_count(path: Path) -> int:
-    with open(path, "rb") as file:
-        data = file.read(12 + 16 * 64)
-    for i in range(struct.unpack(">H", data[4:6])[0]):
-        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
-        if tag == b"maxp":
-            with open(path, "rb") as file:
-                file.seek(offset + 4)
-                return struct.unpack(">H", file.read(2))[0]
-    return 0
-
-
 def _plan(family: str, chars: str | None) -> tuple[Path, str | None]:
     """The TrueType file a family is drawn from, and the characters it is cut down to (None: all)."""
     source = truetype(_package_font(family)[0])
-    if chars is not None and _glyph_count(source) > SUBSET_ABOVE:
+    if chars is not None and _facts(source).glyphs > SUBSET_ABOVE:
         return source, "".join(sorted(set(chars) | set(BASIC)))
     return source, None
 
@@ -388,8 +372,7 @@ def _precut(wanted) -> None:
     import multiprocessing
 
     for source, *_ in jobs:                      # said here, once, not by each worker
-        _announce(source.stem.split("[")[0], f"preparing fonts, once per font: {source.stem.split('[')[0]} "
-                                             f"(they are kept in {cache_dir()})")
+        _preparing(source.stem.split("[")[0], cache_dir())
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with context.Pool(min(len(jobs), os.cpu_count() or 2)) as pool:
         pool.starmap(_static_instance, jobs)
@@ -498,7 +481,7 @@ def _outlines(font_name: str):
 
     with open(pdfmetrics.getFont(font_name).face.filename, "rb") as file:      # read whole: no file left open
         face = TTFont(io.BytesIO(file.read()), lazy=True)
-    return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm, face.getGlyphOrder()
+    return face.getGlyphSet(), face.getBestCmap(), face["head"].unitsPerEm
 
 
 @functools.lru_cache(maxsize=8192)
@@ -536,7 +519,7 @@ def gid_ink(font_name: str, gid: int) -> tuple[float, float, float, float] | Non
 def _bounds(font_name: str, name: str):
     from fontTools.pens.boundsPen import BoundsPen
 
-    glyphs, _, units, _ = _outlines(font_name)
+    glyphs, _, units = _outlines(font_name)
     pen = BoundsPen(glyphs)
     glyphs[name].draw(pen)
     return None if pen.bounds is None else tuple(v / units for v in pen.bounds)
