@@ -9,6 +9,7 @@ timestamp is put back to invariant mode's own, whatever the environment says
 
 import hashlib
 import time
+import zlib
 
 from .. import __version__
 
@@ -28,12 +29,46 @@ def _invariant_timestamp(doc) -> None:
     doc.signature = hashlib.md5(b"a reportlab document" + ascii(INVARIANT_TIME).encode(), usedforsecurity=False)
 
 
+class _Deflate:
+    """zlib as reportlab's PDF writer sees it, but a stream compressed before in this process (a
+    part's pages, drawn again into kit.pdf) is not compressed again: its bytes are the ones zlib
+    gave the first time, the same bytes (docs/design.md §8.10). What is kept is bounded: the least
+    recently used goes first."""
+
+    BUDGET = 64_000_000          # bytes of compressed streams kept
+
+    def __init__(self):
+        from ..pictures import ContentCache
+
+        self.kept = ContentCache(4096, self.BUDGET, len)
+
+    def compress(self, data, *args, **kwargs):
+        key = (hashlib.sha256(data).digest(), args, tuple(sorted(kwargs.items())))
+        found = self.kept.get(key)
+        if found is None:
+            found = zlib.compress(data, *args, **kwargs)
+            self.kept.put(key, found)
+        return found
+
+    def __getattr__(self, name):
+        return getattr(zlib, name)
+
+
+def _deflate_once() -> None:
+    """reportlab's pdfdoc compresses through ``_Deflate`` (installed once, for every canvas)."""
+    from reportlab.pdfbase import pdfdoc
+
+    if not isinstance(pdfdoc.zlib, _Deflate):
+        pdfdoc.zlib = _Deflate()
+
+
 def new_canvas(buffer, page_size, fonts: dict[str, str], *, title: str | None = None, font_size: float = 10,
                cmyk: bool = False, print_scaling: bool = True):
     """A canvas writing into ``buffer``: compressed pages, our own font as the initial font (no
     Helvetica leaks in), CMYK enforced when asked, and 'do not scale' for a printed document."""
     from reportlab.pdfgen import canvas
 
+    _deflate_once()
     c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
                       initialFontName=fonts["label"], initialFontSize=font_size,
                       enforceColorSpace="cmyk" if cmyk else None)

@@ -128,6 +128,15 @@ def _stored_key(key) -> str | None:
         return None
 
 
+def _joined(lines) -> tuple[str, ...]:
+    """A drawing's operator lines as the page will hold them: one string, joined by the newline
+    reportlab joins a page's lines with (the same bytes, and a page of pictures is a few thousand
+    items to join, not a million); as they are when the last is a ``cm``, which reportlab's next
+    transform would merge into (it rewrites its canvas's last line)."""
+    lines = tuple(lines)
+    return lines if not lines or lines[-1].endswith(" cm") else ("\n".join(lines),)
+
+
 def _render(c, picture, font: str, layout, colour: str):
     """The picture's SVG drawing made ready for this layout, rendered at the origin
     (renderPDF.draw), its operators kept for the next document and, in the picture store
@@ -150,6 +159,7 @@ def _render(c, picture, font: str, layout, colour: str):
         stored = _stored_key(key)
         kept = None if stored is None else pictures_mod.store().operators(key[0], stored)
         if kept is not None:
+            kept = (_joined(kept[0]), kept[1])
             _codes.put(key, kept)
     if kept is not None:
         lines, version = kept
@@ -167,7 +177,7 @@ def _render(c, picture, font: str, layout, colour: str):
         version, c._doc._pdfVersion = c._doc._pdfVersion, max(before, c._doc._pdfVersion)
     lines = c._code[start:]
     if not any("/" in line or "(" in line or "<" in line for line in lines):
-        _codes.put(key, (tuple(lines), version))
+        _codes.put(key, (_joined(lines), version))
         if stored is not None:
             pictures_mod.store().add_operators(key[0], stored, lines, version)
 
