@@ -28,6 +28,8 @@ MAX_SVG_BYTES = 5_000_000
 # stored without compression are 160 MB, and any picture kitgen takes is smaller
 MAX_RASTER_BYTES = 200_000_000
 ICON_SETS = {"phosphor": "py_phosphor_icons"}
+# each icon set's name, licence and the file of its package that holds its version
+ICON_CREDITS = {"phosphor": ("Phosphor Icons", "MIT", "phosphor_version.txt")}
 # a picture beside what ``kitgen deck check --json`` says of it (screen only, never printed)
 THUMBNAIL_PIXELS = 96
 MAX_THUMBNAIL_SVG = 200_000
@@ -40,6 +42,10 @@ class Picture:
     vector: bool
     pixels: tuple[int, int] | None = None     # width, height of a raster picture
     caption: str = ""
+    # where the picture is from, as the manifest lists it (docs/design.md §8.14): each source drawing's
+    # credit (set, version, code, name, author) or the file or icon it is, and its licence ("" unknown)
+    sources: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+    licence: str = field(default="", compare=False, hash=False)
 
     @functools.cached_property
     def digest(self) -> bytes:
@@ -62,6 +68,23 @@ def icon(reference: str, source: str, line: int | None) -> tuple[str, bytes]:
     if not path.exists():
         raise KitgenError(f"no icon {icon!r} in the {set_name} set", source=source, line=line)
     return reference, files.read_bytes(path, MAX_SVG_BYTES, "SVG pictures")
+
+
+@functools.lru_cache(maxsize=len(ICON_SETS))
+def icon_set_version(set_name: str) -> str:
+    """An installed icon set's own version, as its package records it ("?" when it cannot be read)."""
+    try:
+        path = importlib.resources.files(ICON_SETS[set_name]) / ICON_CREDITS[set_name][2]
+        return path.read_text(encoding="utf-8").strip().lstrip("v")
+    except (ModuleNotFoundError, OSError):
+        return "?"
+
+
+def icon_credit(reference: str) -> dict:
+    """Where an icon (``phosphor:cat``) is from, as the manifest lists it: set, version, name, licence."""
+    set_name, _, name = reference.partition(":")
+    title, licence, _ = ICON_CREDITS[set_name]
+    return {"set": title, "version": icon_set_version(set_name), "name": name, "licence": licence}
 
 
 def read_file(path: Path) -> bytes:
@@ -115,13 +138,15 @@ _HREF = re.compile(rb"""(?:xlink:)?href\s*=\s*["']\s*([^"'#][^"']*)["']""", re.I
 
 def _external_reference(data: bytes) -> str | None:
     """What an SVG would load from outside itself: another file, a URL, an entity."""
-    if re.search(rb"<!ENTITY|<!DOCTYPE[^>]*\[", data, re.IGNORECASE):
+    folded = data.lower()             # each search runs only where what it looks for is there at all
+    if b"<!" in folded and re.search(rb"<!ENTITY|<!DOCTYPE[^>]*\[", data, re.IGNORECASE):
         return "an XML entity"
-    for match in _HREF.finditer(data):
-        target = match.group(1).decode("utf-8", "replace")
-        if not target.lower().startswith("data:"):
-            return repr(target[:60])
-    if re.search(rb"url\(\s*['\"]?\s*(?!#|data:)[a-z]+:", data, re.IGNORECASE):
+    if b"href" in folded:
+        for match in _HREF.finditer(data):
+            target = match.group(1).decode("utf-8", "replace")
+            if not target.lower().startswith("data:"):
+                return repr(target[:60])
+    if b"url(" in folded and re.search(rb"url\(\s*['\"]?\s*(?!#|data:)[a-z]+:", data, re.IGNORECASE):
         return "a URL in its style"
     return None
 
@@ -270,7 +295,9 @@ def _valid_replay(replay) -> bool:
     """{"lines": [operators...], "version": [major, minor]}, every line within OPERATORS."""
     return (isinstance(replay, dict) and set(replay) == {"lines", "version"}
             and isinstance(replay["lines"], list)
-            and all(type(line) is str and OPERATORS.fullmatch(line) for line in replay["lines"])
+            and all(type(line) is str for line in replay["lines"])
+            # the lines joined by a space (which OPERATORS holds): within it exactly when each line is
+            and OPERATORS.fullmatch(" ".join(replay["lines"])) is not None
             and isinstance(replay["version"], list) and len(replay["version"]) == 2
             and all(type(n) is int and 0 <= n < 100 for n in replay["version"]))
 

@@ -80,7 +80,7 @@ def test_ci_installs_the_pdfx_profile_or_fails(tmp_path):
 
 
 # what ruff checks (.ci/run): the package, the tests, the bench and the script that makes the docs' previews
-LINTED = "kitgen tests bench docs/previews.py"
+LINTED = "kitgen tests bench tools docs/previews.py"
 
 
 def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int, mkdocs_exit: int = 0, pip_exit: int = 0):
@@ -108,7 +108,7 @@ def _ci_copy_with_stand_ins(tmp_path, ruff_exit: int, mkdocs_exit: int = 0, pip_
 
 def test_ci_runs_ruff_on_the_package_tests_and_bench_before_the_tests(tmp_path):
     """.ci/run installs ruff at the test extra's lower bound and checks the package, the tests,
-    the bench and docs/previews.py with it; then it installs kitgen and runs the tests."""
+    the bench, tools/ and docs/previews.py with it; then it installs kitgen and runs the tests."""
     code, log = _ci_copy_with_stand_ins(tmp_path, ruff_exit=0)
     assert code == 0
     test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]

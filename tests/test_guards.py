@@ -18,7 +18,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from kitgen import fonts
-from kitgen.games.codenames import build, decks, editions, key_deck, key_payload, kitfile
+from kitgen.games.codenames import build, decks, editions, key_deck, key_payload, kitfile, picture_decks
 from kitgen.games.codenames.model import CodenameCard
 from kitgen.games.codenames.render import codename_cards
 from kitgen.render import document
@@ -142,7 +142,7 @@ def test_cmyk_no_text_in_rich_black(cmyk_kit):
 
 # --- 3. text fit rounds down: a word never overflows its box -----------------
 
-WORD_DECKS = sorted(n for n in decks.builtin_names() if not n.startswith("pictures"))
+WORD_DECKS = sorted(n for n in decks.builtin_names() if not picture_decks.is_picture_deck(n))
 
 
 def words_to_draw() -> list[tuple[str, str]]:

@@ -45,7 +45,7 @@ def picture_folder(path, count=20, size=(400, 400)):
     return path
 
 
-def test_builtin_picture_deck_has_280_distinct_credited_pictures():
+def test_the_icon_deck_has_280_distinct_credited_pictures():
     deck = picture_decks.load("pictures-en")
     assert len(deck.pictures) >= 280
     assert len({hashlib.sha256(p.data).digest() for p in deck.pictures}) == len(deck.pictures)
@@ -130,7 +130,7 @@ def test_credits_are_printed_on_the_rules_sheet(pictures_kit):
     folder, _, _ = pictures_kit
     text = pdfium.PdfDocument(str(folder / "rules.pdf"))[0].get_textpage().get_text_range()
     text = " ".join(text.split())
-    assert "Phosphor Icons 2.1.0" in text and "MIT License" in text and "Noto Sans" in text
+    assert "OpenMoji 17.0.0" in text and "CC BY-SA 4.0" in text and "alike" in text and "Noto Sans" in text
 
 
 def test_a_folder_of_pictures_builds_with_notes_and_warnings(tmp_path):

@@ -277,6 +277,17 @@ def key_entries(part: CardPart, cells, payloads, file: str, first: int = 0, kit_
     return entries
 
 
+def _deck_entry(kit: Kit) -> dict:
+    """The manifest's ``deck``: name, source file and count; a picture deck also lists where each of
+    its pictures is from (``picture_sources``: name, sources, licence; docs/design.md §8.14)."""
+    entry = {"name": kit.deck.name, "source": Path(kit.deck.source).name,
+             ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)}
+    if isinstance(kit.deck, picture_decks.PictureDeck):
+        entry["picture_sources"] = [{"name": p.name, "sources": list(p.sources), "licence": p.licence or None}
+                                    for p in kit.deck.pictures]
+    return entry
+
+
 def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPart, payloads, kit_start: int) -> dict:
     cells = key_cards.cell_boxes(layout, kit.edition.rows, kit.edition.cols)
     keys = key_entries(keys_part, cells, payloads, "keys.pdf", kit_start=kit_start, sides=kit.edition.sides)
@@ -291,8 +302,7 @@ def _manifest(kit: Kit, layout, size, files: list[BuiltFile], keys_part: CardPar
         "edition": kit.edition.name,
         "language": kit.language,
         "seed": kit.seed,
-        "deck": {"name": kit.deck.name, "source": Path(kit.deck.source).name,
-                 ("pictures" if kit.edition.name == "pictures" else "words"): len(kit.deck.words)},
+        "deck": _deck_entry(kit),
         "options": {"paper": kit.paper, "duplex": kit.duplex, "keys": kit.keys, "layout": kit.layout_name,
                     "ink": kit.ink, "colour": kit.colour,
                     **({"pdfx": pdfx.record(kit.pdfx, layout.press.max_ink)} if kit.pdfx else {})},

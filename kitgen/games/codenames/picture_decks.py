@@ -3,18 +3,23 @@ JPEG and SVG files, or a YAML file listing pictures (files beside it, or icons
 from an installed icon set) with optional captions. Every picture is opened and
 checked (kitgen/pictures.py) before anything is drawn."""
 
+import dataclasses
 import importlib.resources
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen import files, pictures as pictures_mod, yamlio
+from kitgen import compose, files, pictures as pictures_mod, yamlio
 from kitgen.errors import KitgenError
 from kitgen.names import unprintable
 from kitgen.pictures import RASTER, VECTOR, Picture, icon, read_picture
 
 MIN_PICTURES = 20
 MAX_PICTURES = 10_000         # as a words deck's MAX_WORDS: refused as the next is read, not after reading them all
-YAML_KEYS = {"name", "language", "pictures", "credits"}
+YAML_KEYS = {"name", "language", "pictures", "credits", "licence", "sources", "backdrops"}
+# a picture composed of two source drawings (docs/design.md §8.14)
+COMPOSED_KEYS = {"name", "relation", "a", "b", "size", "at", "mirror", "tilt", "clues", "backdrop"}
+MAX_CLUES = 12
 
 
 @dataclass(frozen=True)
@@ -59,9 +64,101 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if why:
             notes.append((path.name, f"{why.split(';')[0]}; passed over"))
             continue
-        pictures.append(read_picture(path.name, pictures_mod.read_file(path), path.suffix.lower() in VECTOR,
-                                     source=str(path)))
+        picture = read_picture(path.name, pictures_mod.read_file(path), path.suffix.lower() in VECTOR,
+                               source=str(path))
+        pictures.append(dataclasses.replace(picture, sources=({"file": path.name},)))
     return pictures, notes
+
+
+def _sources(path: Path, data: dict, lines: dict) -> compose.SourceSet | None:
+    """The deck's source set (``sources:``, a folder beside the deck with its index), or None."""
+    if "sources" not in data:
+        return None
+    line = lines.get(("sources",))
+    name = data["sources"]
+    folder = (path.parent / str(name)).resolve()
+    if not isinstance(name, str) or path.parent.resolve() not in folder.parents or not folder.is_dir():
+        raise KitgenError("sources: the name of a folder beside the deck, holding its drawings and their "
+                          f"{compose.INDEX}", source=str(path), line=line)
+    return compose.load_sources(folder)
+
+
+def _number(entry: dict, key: str, low: float, high: float, src: str, line) -> float | None:
+    value = entry.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise KitgenError(f"{key}: a number from {low:g} to {high:g}", source=src, line=line)
+    return float(value)
+
+
+def _backdrops(data: dict, lines: dict, src: str) -> dict[str, str]:
+    """The deck's palette of backdrops (``backdrops: {sky: "#A8D8F0", ...}``), or none."""
+    palette = data.get("backdrops", {})
+    if not isinstance(palette, dict) or not all(isinstance(k, str) and isinstance(v, str) and
+                                                re.fullmatch(r"#[0-9A-Fa-f]{6}", v) for k, v in palette.items()):
+        raise KitgenError('backdrops: a mapping of names to colours, {sky: "#A8D8F0", ...}', source=src,
+                          line=lines.get(("backdrops",)))
+    return palette
+
+
+def _composed(entry: dict, sources: compose.SourceSet | None, licence: str, src: str, lines: dict,
+              i: int, palette: dict[str, str]) -> Picture:
+    """A picture composed of two source drawings, every value checked with its line."""
+    line = lines.get(("pictures", i))
+
+    def at(key):
+        return lines.get(("pictures", i, key), line)
+
+    if sources is None:
+        raise KitgenError("a composed picture needs the deck's 'sources:' folder", source=src, line=line)
+    if unknown := set(entry) - COMPOSED_KEYS:
+        raise KitgenError(f"unknown key {sorted(unknown)[0]!r}; a composed picture has "
+                          f"{', '.join(sorted(COMPOSED_KEYS))}", source=src, line=at(sorted(unknown)[0]))
+    name = entry.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise KitgenError("a composed picture has a name (what it shows: 'cactus wearing a crown')",
+                          source=src, line=line)
+    if problem := unprintable(name, "the name"):
+        raise KitgenError(problem, source=src, line=at("name"))
+    relation = entry.get("relation")
+    if relation not in compose.RELATIONS:
+        raise KitgenError(f"relation {relation!r}: one of {', '.join(compose.RELATIONS)}", source=src,
+                          line=at("relation"))
+    drawn = []
+    for key in ("a", "b"):
+        ref = entry.get(key)
+        if not isinstance(ref, str) or ref not in sources.drawings:
+            raise KitgenError(f"{key}: {ref!r} is not a drawing of {sources.folder.name}/{compose.INDEX}",
+                              source=src, line=at(key))
+        drawn.append(sources.source(ref))
+    if entry["a"] == entry["b"]:
+        raise KitgenError("a and b are the same drawing; a picture joins two", source=src, line=at("a"))
+    shift = entry.get("at", [0, 0])
+    if not isinstance(shift, list) or len(shift) != 2 or \
+            not all(isinstance(v, int | float) and not isinstance(v, bool) and -1.5 <= v <= 1.5 for v in shift):
+        raise KitgenError("at: [dx, dy], each from -1.5 to 1.5 (a's widths and heights)", source=src, line=at("at"))
+    if not isinstance(entry.get("mirror", False), bool):
+        raise KitgenError("mirror: true or false", source=src, line=at("mirror"))
+    clues = entry.get("clues", [])
+    if not isinstance(clues, list) or len(clues) > MAX_CLUES or not all(isinstance(c, str) for c in clues):
+        raise KitgenError(f"clues: a list of at most {MAX_CLUES} words", source=src, line=at("clues"))
+    composition = compose.Composition(relation, drawn[0], drawn[1], _number(entry, "size", 0.1, 1.5, src, at("size")),
+                                      (float(shift[0]), float(shift[1])), entry.get("mirror", False),
+                                      _number(entry, "tilt", -180, 180, src, at("tilt")) or 0.0)
+    chosen = entry.get("backdrop")
+    if chosen is not None and chosen != "none" and chosen not in palette:
+        raise KitgenError(f"backdrop {chosen!r}: one of the deck's backdrops ({', '.join(palette) or 'it has none'}), "
+                          "or none", source=src, line=at("backdrop"))
+    if palette and chosen != "none":
+        colour = palette[chosen or compose.backdrop(composition, palette, name)]
+        composition = dataclasses.replace(composition, backdrop=colour.upper())
+    try:
+        svg = compose.composed(composition)
+    except ValueError as err:
+        raise KitgenError(str(err), source=src, line=line) from None
+    picture = read_picture(name, svg, True, "", line, src)
+    return dataclasses.replace(picture, sources=tuple(d.credit for d in drawn), licence=licence or sources.licence)
 
 
 def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
@@ -78,11 +175,26 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
                           source=src, line=lines.get(("pictures", MAX_PICTURES)))
     if isinstance(data.get("name"), str) and (problem := unprintable(data["name"], "the deck's name")):
         raise KitgenError(problem, source=src, line=lines.get(("name",)))
+    licence = data.get("licence", "")
+    if not isinstance(licence, str):
+        raise KitgenError("licence: the pictures' licence, as text ('CC BY-SA 4.0')", source=src,
+                          line=lines.get(("licence",)))
+    sources = _sources(path, data, lines)
+    palette = _backdrops(data, lines, src)
     pictures = []
+    names: dict[str, int] = {}
     for i, entry in enumerate(data["pictures"]):
         line = lines.get(("pictures", i))
         if isinstance(entry, str):
             entry = {"file": entry}
+        if isinstance(entry, dict) and "relation" in entry:
+            picture = _composed(entry, sources, licence, src, lines, i, palette)
+            if picture.name in names:
+                raise KitgenError(f"{picture.name!r} is the name of the picture on line {names[picture.name]} "
+                                  "too; give each its own", source=src, line=line)
+            names[picture.name] = line
+            pictures.append(picture)
+            continue
         if not isinstance(entry, dict) or len({"file", "icon"} & set(entry)) != 1 or \
                 set(entry) - {"file", "icon", "caption"}:
             raise KitgenError("each picture is a file name, or {file: ..., caption: ...}, or "
@@ -108,7 +220,11 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
             vector = file.suffix.lower() in VECTOR
             if file.suffix.lower() not in RASTER | VECTOR:
                 raise KitgenError(f"{name!r} is not a PNG, JPEG or SVG file", source=src, line=line)
-        pictures.append(read_picture(name, blob, vector, caption, line, src if "icon" in entry else str(file)))
+        picture = read_picture(name, blob, vector, caption, line, src if "icon" in entry else str(file))
+        origin = pictures_mod.icon_credit(name) if "icon" in entry else {"file": name}
+        pictures.append(dataclasses.replace(picture, sources=(origin,), licence=licence or (
+            origin.get("licence", "") if "icon" in entry else "")))
+    compose.store().flush()           # what was composed now, kept for the next build
     return data, pictures
 
 

@@ -319,6 +319,60 @@ def _heatmaps(sheet: Sheet):
     sheet.y = bar_y - 14
 
 
+def _pictures(sheet: Sheet):
+    """A picture deck's every picture, in its order, with its number and name; a picture the kit's
+    seed did not deal to a card has its caption in the guide colour and says so."""
+    from kitgen.render import pictures as draw_pictures
+
+    proof = sheet.proof
+    style, margin = sheet.style.pictures, sheet.margin
+    layout = proof.prepared.layout
+    dealt = {p.digest for card in proof.prepared.contents.codename_cards for p in (card.front, card.back) if p}
+    side, gap = style.box, style.gap
+    columns = max(1, int((sheet.width - 2 * margin + gap) // (side + gap)))
+    row_h = side + 2 * (style.caption + 1) + 4          # two lines of caption under each
+    pictures = proof.kit.deck.pictures
+    index = 0
+    while index < len(pictures):
+        sheet.new_page()
+        if index == 0:
+            sheet.line(f"The deck's {len(pictures)} pictures, each with its number and name", "heading", bold=True)
+            sheet.line(f"in grey: not dealt to this kit's {len(dealt)} card faces", "small")
+        rows = max(1, int((sheet.y - margin) // row_h))
+        top = sheet.y - 4
+        for slot in range(rows * columns):
+            if index >= len(pictures):
+                break
+            picture = pictures[index]
+            row, col = divmod(slot, columns)
+            x, y = margin + col * (side + gap), top - (row + 1) * row_h + 2 * (style.caption + 1) + 4
+            draw_pictures.draw(sheet.c, picture, (x, y, side, side), "contain", sheet.font, layout,
+                               layout.picture_card.picture.colour)
+            sheet.c.setFillColor(sheet.ink if picture.digest in dealt else sheet.guide)
+            lines, size = _caption(sheet, f"{index + 1} {picture.name}", side + gap * 0.8)
+            sheet.c.setFont(sheet.font, size)
+            for k, line in enumerate(lines):
+                sheet.c.drawString(x, y - (k + 1) * (size + 1), line)
+            index += 1
+        sheet.y = margin
+
+
+def _caption(sheet: Sheet, text: str, width: float) -> tuple[list[str], float]:
+    """A picture's number and name in at most two lines of ``width``: one line at the caption size,
+    shrunk down to the least; else two, broken at the space that evens them, shrunk alike."""
+    style = sheet.style.pictures
+    words = text.split(" ")
+    splits = [[text]] + sorted(([" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))),
+                               key=lambda pair: max(sheet.c.stringWidth(line, sheet.font, 1) for line in pair))[:1]
+    for lines in splits:
+        size = style.caption
+        while size > style.min_caption and max(sheet.c.stringWidth(line, sheet.font, size) for line in lines) > width:
+            size -= 0.25
+        if max(sheet.c.stringWidth(line, sheet.font, size) for line in lines) <= width:
+            return lines, size
+    return splits[-1], style.min_caption
+
+
 def _contact_sheet(sheet: Sheet):
     proof = sheet.proof
     faces = []
@@ -383,7 +437,7 @@ def render(proof: Proof) -> bytes:
     sheet = Sheet(c, proof)
     words = not isinstance(proof.kit.deck, picture_decks.PictureDeck)
     parts = (_summary, _words, _glyphs, _heatmaps, _contact_sheet) if words else (
-        _summary, _heatmaps, _contact_sheet)
+        _summary, _pictures, _heatmaps, _contact_sheet)
     for part in parts:
         part(sheet)
     c.showPage()

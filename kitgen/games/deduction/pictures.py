@@ -110,13 +110,7 @@ def manifest(drawn: tuple[Drawn, ...]) -> list[dict]:
 
 def icon_set_version() -> str:
     """The Phosphor icons' own version, as their package records it (``phosphor_version.txt``)."""
-    import importlib.resources
-
-    try:
-        path = importlib.resources.files(kernel.ICON_SETS[ICON_SET]) / "phosphor_version.txt"
-        return path.read_text(encoding="utf-8").strip().lstrip("v")
-    except (ModuleNotFoundError, OSError):
-        return "?"
+    return kernel.icon_set_version(ICON_SET)
 
 
 def icon_set_used(drawn) -> bool:
