@@ -116,6 +116,33 @@ def scripts(tmp: Path, shots: dict) -> None:
     shots["preview-scripts.png"] = strip(faces)
 
 
+SCENES_DPI = 72           # a page of the proof's deck section: every picture at 26 mm, its name legible
+NEXT_SECTIONS = ("Key deck", "Contact sheet")      # the proof's headings after the deck's pictures
+
+
+def scenes(tmp: Path, shots: dict) -> None:
+    """The pictures kit's proof: its first page of the deck's pictures (README) and all of them, the
+    pages side by side, four to a row (docs/guides: the whole deck, looked at before it shipped)."""
+    from PIL import Image
+
+    kitgen("proof", "--edition", "pictures", out=tmp / "scenes")
+    proof = next((tmp / "scenes").rglob("*-proof.pdf"))
+    document = pypdfium2.PdfDocument(str(proof))
+    texts = [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    first = next(i for i, text in enumerate(texts) if "pictures, each with its number" in text)
+    numbers = [first]
+    while numbers[-1] + 1 < len(texts) and not any(h in texts[numbers[-1] + 1] for h in NEXT_SECTIONS):
+        numbers.append(numbers[-1] + 1)
+    pages = [page(proof, i, SCENES_DPI) for i in numbers]
+    shots["preview-scenes.png"] = pages[0]
+    width, height = pages[0].size
+    columns = 4
+    sheet = Image.new("RGB", (width * columns, height * -(-len(pages) // columns)), "white")
+    for k, image in enumerate(pages):
+        sheet.paste(image, ((k % columns) * width, (k // columns) * height))
+    shots["scenes-contact-sheet.png"] = sheet
+
+
 def main():
     from PIL import Image
 
@@ -154,6 +181,7 @@ def main():
         duet(tmp, shots)
         deduction(tmp, shots)
         scripts(tmp, shots)
+        scenes(tmp, shots)
         for name, image in shots.items():
             image.save(DOCS / name, optimize=True)
             print(f"{name} {image.size[0]} x {image.size[1]}")
