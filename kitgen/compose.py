@@ -16,6 +16,7 @@ Options: ``size`` (b's longest side over a's), ``at`` (a shift
 of b, in a's ink box widths and heights), ``mirror`` (b faces the other way), ``tilt`` (b turned,
 degrees clockwise)."""
 
+import functools
 import hashlib
 import json
 import math
@@ -72,10 +73,16 @@ class SourceSet:
     licence: str
     home: str
     drawings: dict = field(repr=False)
+    read: dict = field(repr=False, default_factory=dict, compare=False)     # name -> Source, once read
 
     def source(self, name: str) -> Source:
-        """The drawing called ``name``, read (a regular file within its limit); KeyError if the
+        """The drawing called ``name``, read (a regular file within its limit) once; KeyError if the
         index has no such name."""
+        if name not in self.read:
+            self.read[name] = self._read(name)
+        return self.read[name]
+
+    def _read(self, name: str) -> Source:
         entry = self.drawings[name]
         path = self.folder / f"{entry['code']}.svg"
         data = files.read_bytes(path, MAX_SOURCE_BYTES, "source drawings")
@@ -259,21 +266,84 @@ def _root(source: Source) -> ET.Element:
     return root
 
 
-_DECIMALS = re.compile(r"\d*\.\d{3,}")
 GEOMETRY = ("d", "points", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height")
 
 
-def _two_places(match: re.Match) -> str:
-    return f"{float(match.group()):.2f}"
+def _num(value: float) -> str:
+    """A coordinate to a tenth of a unit (of a 72-unit drawing: under 0.07 mm on a card, less than
+    a 300 dpi dot), as short as it can be written."""
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
-def _rounded(node: ET.Element) -> None:
-    """Coordinates to two decimals (a hundredth of a 72-unit drawing: 0.02 mm on a card), which
-    is all a printed picture shows; transforms are left as they are."""
+def _as_path(node: ET.Element) -> str | None:
+    """A shape's outline as SVG path data (arcs for a circle's, an ellipse's and rounded corners'),
+    None for a shape that cannot be read."""
+    kind = _local(node.tag)
+    try:
+        get = {key: float(node.get(key, "0")) for key in ("x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r",
+                                                           "rx", "ry", "width", "height")}
+    except ValueError:
+        return None
+    if kind == "path":
+        return node.get("d")
+    if kind == "line":
+        return f"M{get['x1']} {get['y1']}L{get['x2']} {get['y2']}"
+    if kind in ("polyline", "polygon"):
+        points = re.split(r"[\s,]+", (node.get("points") or "").strip())
+        if len(points) < 4 or len(points) % 2:
+            return None
+        pairs = [f"{points[i]} {points[i + 1]}" for i in range(0, len(points) - 1, 2)]
+        return "M" + "L".join(pairs) + ("Z" if kind == "polygon" else "")
+    if kind in ("circle", "ellipse"):
+        cx, cy = get["cx"], get["cy"]
+        rx, ry = (get["r"], get["r"]) if kind == "circle" else (get["rx"], get["ry"])
+        if rx <= 0 or ry <= 0:
+            return None
+        return f"M{cx - rx} {cy}A{rx} {ry} 0 1 0 {cx + rx} {cy}A{rx} {ry} 0 1 0 {cx - rx} {cy}Z"
+    if kind == "rect":
+        x, y, w, h = get["x"], get["y"], get["width"], get["height"]
+        rx = get["rx"] or get["ry"]
+        ry = get["ry"] or rx
+        rx, ry = min(rx, w / 2), min(ry, h / 2)
+        if w <= 0 or h <= 0:
+            return None
+        if not rx or not ry:
+            return f"M{x} {y}H{x + w}V{y + h}H{x}Z"
+        return (f"M{x + rx} {y}H{x + w - rx}A{rx} {ry} 0 0 1 {x + w} {y + ry}V{y + h - ry}"
+                f"A{rx} {ry} 0 0 1 {x + w - rx} {y + h}H{x + rx}A{rx} {ry} 0 0 1 {x} {y + h - ry}"
+                f"V{y + ry}A{rx} {ry} 0 0 1 {x + rx} {y}Z")
+    return None
+
+
+def _absolute(node: ET.Element) -> None:
+    """A shape made a path of absolute coordinates to a tenth (``_num``; arcs as cubic curves), in
+    place: what a printed picture shows, in a third fewer characters than the drawing's own (its
+    relative steps to four decimals, arcs its renderer turns into long numbers). A shape that
+    cannot be read is left as it is; transforms stay as they are."""
+    from fontTools.pens.recordingPen import RecordingPen
+    from fontTools.svgLib.path import parse_path
+
+    data = _as_path(node)
+    if data is None:
+        return
+    pen = RecordingPen()
+    try:
+        parse_path(data, pen)
+    except (ValueError, IndexError, TypeError):
+        return
+    letters = {"moveTo": "M", "lineTo": "L", "curveTo": "C", "qCurveTo": "Q", "closePath": "Z"}
+    out = []
+    for op, points in pen.value:
+        if op == "endPath" or (op == "qCurveTo" and len(points) != 2):
+            if op != "endPath":
+                return                    # a run of quadratic points: not a shape OpenMoji has; left as it is
+            continue
+        out.append(letters[op] + " ".join(f"{_num(x)} {_num(y)}" for x, y in points))
     for key in GEOMETRY:
-        value = node.get(key)
-        if value is not None and "." in value:
-            node.set(key, _DECIMALS.sub(_two_places, value))
+        node.attrib.pop(key, None)
+    node.tag = f"{{{SVG}}}path"
+    node.set("d", "".join(out))
 
 
 def _layers(root: ET.Element) -> tuple[list[ET.Element], list[ET.Element]]:
@@ -294,7 +364,8 @@ def _group(source: Source, layer: str | None = None) -> ET.Element:
     group.extend(colour + lines if layer is None else colour if layer == "color" else lines)
     for node in group.iter():
         node.attrib.pop("id", None)
-        _rounded(node)
+        if _local(node.tag) in SHAPES:
+            _absolute(node)
     return group
 
 
@@ -389,14 +460,24 @@ def _hue(rgb: str) -> tuple[float, float, float]:
     return h * 360, s, v
 
 
+@functools.lru_cache(maxsize=4096)
+def _hues(svg: bytes) -> tuple[float, ...]:
+    """The hues of a drawing's coloured fills (saturation 0.25 or more, value 0.2 or more)."""
+    return tuple(h for h, s, v in map(_hue, (m.decode() for m in _FILL.findall(svg))) if s >= 0.25 and v >= 0.2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _digest(svg: bytes) -> str:
+    return hashlib.sha256(svg).hexdigest()
+
+
 def backdrop(c: Composition, palette: dict[str, str], name: str) -> str:
     """The palette's colour (its name) that stands apart most from the scene's own colours: each
     colour costs by how many of the two drawings' coloured fills (saturation 0.25 or more) lie
     within 60 degrees of its hue, the nearer the more; of the colours costing at most a tenth more
     than the cheapest, the one the picture's ``name`` picks (its SHA-256), so that neighbouring
     cards differ."""
-    hues = [h for source in (c.a, c.b) for h, s, v in map(_hue, (m.decode() for m in _FILL.findall(source.svg)))
-            if s >= 0.25 and v >= 0.2]
+    hues = [h for source in (c.a, c.b) for h in _hues(source.svg)]
 
     def cost(colour: str) -> float:
         own = _hue(palette[colour].lstrip("#"))[0]
@@ -413,7 +494,7 @@ def _cache_key(c: Composition) -> str:
     each source's bytes and box."""
     parts = [COMPOSE_RECIPE, c.relation, c.size, list(c.at), c.mirror, c.tilt, c.backdrop]
     for source in (c.a, c.b):
-        parts += [hashlib.sha256(source.svg).hexdigest(), list(source.box)]
+        parts += [_digest(source.svg), list(source.box)]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 

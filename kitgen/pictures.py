@@ -291,13 +291,21 @@ def _number(value) -> bool:
     return type(value) in (int, float) and math.isfinite(value) and value > 0
 
 
+def _joined_lines(lines) -> str | None:
+    """The lines joined by a space, or None when one is not text (joining checks each, at C speed)."""
+    try:
+        return " ".join(lines)
+    except TypeError:
+        return None
+
+
 def _valid_replay(replay) -> bool:
     """{"lines": [operators...], "version": [major, minor]}, every line within OPERATORS."""
-    return (isinstance(replay, dict) and set(replay) == {"lines", "version"}
-            and isinstance(replay["lines"], list)
-            and all(type(line) is str for line in replay["lines"])
-            # the lines joined by a space (which OPERATORS holds): within it exactly when each line is
-            and OPERATORS.fullmatch(" ".join(replay["lines"])) is not None
+    if not (isinstance(replay, dict) and set(replay) == {"lines", "version"} and isinstance(replay["lines"], list)):
+        return False
+    # the lines joined by a space (which OPERATORS holds): within it exactly when each line is
+    joined = _joined_lines(replay["lines"])
+    return (joined is not None and OPERATORS.fullmatch(joined) is not None
             and isinstance(replay["version"], list) and len(replay["version"]) == 2
             and all(type(n) is int and 0 <= n < 100 for n in replay["version"]))
 

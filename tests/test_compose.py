@@ -128,11 +128,11 @@ def test_the_front_part_is_drawn_over_a_paper_halo_wider_than_its_lines():
     front = svg.findall("s:g", ns)[1]
     halo, drawn = front.findall("s:g", ns)
     assert all(n.get("fill") in (compose.PAPER, "none") and n.get("stroke") == compose.PAPER
-               for n in halo.iter() if n.tag.endswith("rect"))
+               for n in halo.iter() if n.tag.endswith("path"))
     scale = float(re.search(r"scale\(([\d.]+)", front.get("transform")).group(1))
-    line, = [n for n in drawn.iter() if n.tag.endswith("rect") and n.get("stroke") == "#000"]
-    line_halo, = [n for n in halo.iter() if n.tag.endswith("rect") and n.get("fill") == "none"]
-    fill_halo, = [n for n in halo.iter() if n.tag.endswith("rect") and n.get("fill") == compose.PAPER]
+    line, = [n for n in drawn.iter() if n.tag.endswith("path") and n.get("stroke") == "#000"]
+    line_halo, = [n for n in halo.iter() if n.tag.endswith("path") and n.get("fill") == "none"]
+    fill_halo, = [n for n in halo.iter() if n.tag.endswith("path") and n.get("fill") == compose.PAPER]
     # on the page: the line's 2 units (scaled) and HALO more each side; the fill's edge HALO beyond it
     assert float(line_halo.get("stroke-width")) * scale == pytest.approx(2 * scale + 2 * compose.HALO, abs=0.01)
     assert float(fill_halo.get("stroke-width")) * scale == pytest.approx(2 * compose.HALO, abs=0.01)
@@ -271,9 +271,9 @@ def test_made_of_draws_a_over_its_tiles_from_its_first_line_layer_on():
     svg = ET.fromstring(compose.compose(compose.Composition("made_of", LAYERED, SMALL)))
     under, clip, tiles, over = svg.findall("*")[:4]
     assert clip.tag.endswith("defs") and tiles.get("clip-path") == "url(#shape)"
-    lines = [n for n in over.iter() if n.tag.endswith("line")]
-    assert [n.get("x1") for n in lines] == ["20.12"]            # the third layer, its coordinates rounded
-    assert not [n for n in under.iter() if n.tag.endswith("line")]
+    lines = [n.get("d") for n in over.iter() if n.tag.endswith("path")]
+    assert "M20.1 30L50 30" in lines            # the third layer, as a path of absolute coordinates to a tenth
+    assert "M20.1 30L50 30" not in [n.get("d") for n in under.iter()]
 
 
 def test_what_composing_writes_is_pinned_to_its_recipe():
@@ -285,7 +285,7 @@ def test_what_composing_writes_is_pinned_to_its_recipe():
         digest.update(compose.compose(compose.Composition(relation, LAYERED, SMALL, size=0.3, at=(0.1, -0.1),
                                                           mirror=True, tilt=12.5)))
     assert (compose.COMPOSE_RECIPE, digest.hexdigest()) == (
-        1, "f386112b8d109653488dc20add27527039253c0b71305da890383b93edb3face")
+        1, "13026299670f24d86c8f858c7ba1dcf14c8c274787c6871879e26e3a360d1715")
 
 
 def test_a_composition_comes_back_from_the_store_byte_for_byte(tmp_path, monkeypatch):
@@ -309,8 +309,24 @@ def test_the_backdrop_stands_apart_from_the_scenes_colours():
     svg = compose.compose(compose.Composition("in", blue, yellow, backdrop="#F5B8C8"))
     first = ET.fromstring(svg)[0]
     assert first.tag.endswith("rect") and first.get("fill") == "#F5B8C8"       # drawn first, under the scene
+    assert first.get("rx")
     alone = ET.fromstring(compose.compose(compose.Composition("in", blue, yellow, backdrop="#F5B8C8"), only="a"))
     assert not any(n.get("fill") == "#F5B8C8" for n in alone.iter())          # an idea alone has none
+
+
+def test_every_shape_becomes_a_path_of_absolute_coordinates_to_a_tenth():
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 72 72"><g id="color">'
+           b'<circle cx="36" cy="36" r="10.04" fill="#f00"/><rect x="10" y="10" width="20" height="10" rx="2" '
+           b'fill="#0f0"/><polygon points="1,1 5,1 5,5" fill="#00f"/><path d="m10.12345 20.5l3.333 0 0 3z" '
+           b'fill="#ff0" transform="rotate(10)"/></g></svg>')
+    shapes = [n for n in compose._group(compose.Source("s", svg, (0, 0, 72, 72))).iter() if n.tag.endswith("path")]
+    assert len(shapes) == 4 and all("cx" not in n.attrib and "points" not in n.attrib for n in shapes)
+    circle, rect, polygon, path = (n.get("d") for n in shapes)
+    assert circle.startswith("M26 36C") and circle.count("C") == 4 and circle.endswith("Z")     # arcs as cubics
+    assert rect.startswith("M12 10L28 10C") and rect.count("C") == 4
+    assert polygon == "M1 1L5 1L5 5L1 1Z"
+    assert path == "M10.1 20.5L13.5 20.5L13.5 23.5L10.1 20.5Z" and shapes[3].get("transform") == "rotate(10)"
+    assert all(re.fullmatch(r"[MLCQZ0-9. -]*", d) and not re.search(r"\.\d\d", d) for d in (circle, rect))
 
 
 def test_every_picture_says_where_it_is_from(tmp_path):

@@ -242,3 +242,27 @@ def test_the_proof_shows_every_picture_of_the_deck_with_its_name(tmp_path):
     flat = " ".join(text.split())
     missing = [n for i, n in enumerate(names) if f"{i + 1} {n}" not in flat]
     assert not missing, missing[:5]
+
+
+MIN_PART_MM = 5          # the smallest drawn thing of a picture, its longer side on the card
+
+
+def test_every_part_of_every_picture_is_a_few_millimetres_on_the_card():
+    """Each idea as drawn (each of the raining three, each tile of a picture made of another) is at
+    least MIN_PART_MM on its longer side, in the card's picture box."""
+    from kitgen import layouts
+
+    box = layouts.load("pictures").picture_card.picture.box
+    side_mm = min(box[2], box[3]) / 72 * 25.4                   # the square picture, fitted whole
+    sources = compose.load_sources(SOURCES)
+    small = []
+    for entry in yaml.safe_load(DECK.read_text())["pictures"]:
+        composition = compose.Composition(entry["relation"], sources.source(entry["a"]), sources.source(entry["b"]),
+                                          entry.get("size"), tuple(entry.get("at", (0, 0))),
+                                          bool(entry.get("mirror")), float(entry.get("tilt", 0)))
+        parts, base = compose.layout(composition)
+        width = compose.view_box(parts, base)[2]
+        least = min(max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in parts + ([base] if base else []))
+        if least / width * side_mm < MIN_PART_MM:
+            small.append((entry["name"], round(least / width * side_mm, 1)))
+    assert not small, small
