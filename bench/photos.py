@@ -1,13 +1,15 @@
 """How well `kitgen verify` reads phone photos: simulated photos (tests/photosim.py) of
 key cards and whole sheets, taken by hand from above, each also with one cell repainted.
 
-usage: python bench/photos.py [--cards N] [--sheets N] [--kits words,pictures,saver,grey] [--jobs J]
+usage: python bench/photos.py [--cards N] [--sheets N] [--kits words,pictures,saver,grey] [--jobs J] [--handheld]
 
 For each kit it builds the kit, photographs single cut cards and whole sheets with
 seeded distortions, runs `verify` with the kit's manifest on each photo (saved as JPEG,
 as a phone would), and prints the pass rate per distortion level. A photo passes when
 every key in it is found and every cell reads as its QR says; a repainted photo must fail
-on the repainted key (a pass there is a false pass). Not a test: numbers only."""
+on the repainted key (a pass there is a false pass). ``--handheld``: the photos of a phone held at arm's
+length (photosim.HANDHELD: cards from 300 px wide, defocus to sigma 2.5 px, a shake of up to 6 px at any
+angle), with the levels of issue 30. Not a test: numbers only."""
 
 import argparse
 import json
@@ -29,15 +31,23 @@ LEVELS = {
     "blur": [(0, 0.5), (0.5, 1.0), (1.0, 1.51)],
     "quality": [(60, 70), (70, 80), (80, 91)],
 }
+HANDHELD_LEVELS = {
+    "tilt": LEVELS["tilt"],
+    "width": [(300, 400), (400, 600), (600, 900), (900, 1400.01)],
+    "blur": [(0, 1.0), (1.0, 1.5), (1.5, 2.0), (2.0, 2.51)],
+    "motion": [(0, 2), (2, 4), (4, 6.01)],
+    "quality": LEVELS["quality"],
+}
 
 _state: dict = {}
 
 
-def _setup(folder: str, grey: bool):
+def _setup(folder: str, grey: bool, handheld: bool = False):
     from kitgen.games.codenames import verify
 
     folder = Path(folder)
-    _state.update(folder=folder, grey=grey, pages={}, secret=verify.load_manifest(str(folder / "manifest.json")),
+    _state.update(folder=folder, grey=grey, handheld=handheld, pages={},
+                  secret=verify.load_manifest(str(folder / "manifest.json")),
                   manifest=json.loads((folder / "manifest.json").read_text()))
 
 
@@ -85,7 +95,8 @@ def _one(job):
         offset = (0, 0)
     card_px = _card_box(expected[0], dpi, _page(expected[0]["page"], dpi))
     shot = photosim.draw_shot(seed, source.size, card_px[2] - card_px[0],
-                              frames=photosim.FRAMES if kind == "card" else photosim.FRAMES[3:])
+                              frames=photosim.FRAMES if kind == "card" else photosim.FRAMES[3:],
+                              profile=photosim.HANDHELD if _state["handheld"] else photosim.STEADY)
     target = expected[rng.randrange(len(expected))]
     # the repainted cell: any cell, painted as another type
     grid = "".join(target["payload"].split(":")[4].split("/"))
@@ -118,12 +129,12 @@ def _one(job):
             seconds += (time.perf_counter() - start) / 2
     genuine, forged_result = outcome[-2], outcome[-1]
     levels = {"tilt": shot.tilt, "width": shot.width * (card_px[2] - card_px[0]) / source.size[0],
-              "blur": shot.blur, "quality": shot.quality}
+              "blur": shot.blur, "motion": shot.motion, "quality": shot.quality}
     return kind, seed, levels, genuine[0], forged_result[1], genuine[2], seconds
 
 
-def bucket(name, value):
-    for lo, hi in LEVELS[name]:
+def bucket(name, value, levels=LEVELS):
+    for lo, hi in levels[name]:
         if lo <= value < hi:
             return f"{lo:g}-{round(hi, 1):g}"
     return "other"
@@ -136,6 +147,7 @@ def main():
     parser.add_argument("--kits", default="words,pictures,saver,grey")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=5, help="failures to print per kit")
+    parser.add_argument("--handheld", action="store_true", help="photos at arm's length (photosim.HANDHELD)")
     args = parser.parse_args()
     import subprocess
 
@@ -148,12 +160,12 @@ def main():
             jobs = [("card", seed) for seed in range(args.cards)] + \
                    [("sheet", 100_000 + seed) for seed in range(args.sheets)]
             start = time.perf_counter()
-            with Pool(args.jobs, initializer=_setup, initargs=(str(folder), name == "grey")) as pool:
+            with Pool(args.jobs, initializer=_setup, initargs=(str(folder), name == "grey", args.handheld)) as pool:
                 rows = pool.map(_one, jobs, chunksize=1)
-            report(name, rows, time.perf_counter() - start, args.show)
+            report(name, rows, time.perf_counter() - start, args.show, HANDHELD_LEVELS if args.handheld else LEVELS)
 
 
-def report(name, rows, seconds, show):
+def report(name, rows, seconds, show, levels=LEVELS):
     print(f"\n== {name}: {len(rows)} photos, each also with a repainted cell, in {seconds:.0f} s")
     for kind in ("card", "sheet"):
         mine = [r for r in rows if r[0] == kind]
@@ -163,10 +175,10 @@ def report(name, rows, seconds, show):
         false = sum(r[4] for r in mine)
         print(f"  {kind}s: {passed}/{len(mine)} verified ({100 * passed / len(mine):.1f} %), "
               f"false passes {false}/{len(mine)}, {sum(r[6] for r in mine) / len(mine):.2f} s per verify")
-        for level in LEVELS:
+        for level in levels:
             counts = defaultdict(lambda: [0, 0])
             for r in mine:
-                b = bucket(level, r[2][level])
+                b = bucket(level, r[2][level], levels)
                 counts[b][0] += r[3]
                 counts[b][1] += 1
             cells = "  ".join(f"{b}: {p}/{n}" for b, (p, n) in sorted(counts.items(), key=lambda i: float(
@@ -174,7 +186,7 @@ def report(name, rows, seconds, show):
             print(f"    {level:<8} {cells}")
         for r in [r for r in mine if not r[3]][:show]:
             print(f"    FAIL seed {r[1]}: tilt {r[2]['tilt']:.0f}, card {r[2]['width']:.0f} px, "
-                  f"blur {r[2]['blur']:.1f}: {r[5]}")
+                  f"blur {r[2]['blur']:.1f}, shake {r[2]['motion']:.1f} px: {r[5]}")
 
 
 if __name__ == "__main__":

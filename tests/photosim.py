@@ -8,7 +8,8 @@ in its plane (``tilt`` degrees), and seen from the distance that makes it ``widt
 pixels wide, with a phone's field of view (about 64 degrees across the frame), so far
 edges shrink as they do in a real photo. It lands somewhere in the frame on a table (wood,
 laminate or a pale desk, with grain), under uneven light (a gradient and a vignette),
-with a colour cast, lens blur, sensor noise, and is saved as JPEG.
+with a colour cast, lens blur, a shake (motion blur; the HANDHELD profile), sensor noise, and is saved
+as JPEG.
 
 Everything comes from ``random.Random(seed)``: the same seed gives the same photo on any
 machine with the same numpy, OpenCV and Pillow. ``Shot`` records the parameters so that
@@ -37,6 +38,20 @@ FRAMES = ((1080, 1920), (1920, 1080), (1536, 2048), (3024, 4032), (4032, 3024))
 FOCAL = 0.8                    # focal length / frame width: a phone's ~64 degree field of view
 
 
+@dataclass(frozen=True)
+class Profile:
+    """The ranges a shot's size, lens blur and motion blur are drawn from."""
+
+    card_width: tuple[float, float] = CARD_WIDTH
+    blur: tuple[float, float] = BLUR
+    motion: tuple[float, float] = (0.0, 0.0)      # the length of a straight shake, pixels (none: no draw)
+
+
+STEADY = Profile()             # issue 13: close and steady, as the seeded photos of the tests
+# issue 30: a phone held at arm's length over a table, a little out of focus, a little shaken
+HANDHELD = Profile(card_width=(300, 1400), blur=(0.0, 2.5), motion=(0.0, 6.0))
+
+
 @dataclass
 class Shot:
     """The parameters of one simulated photo."""
@@ -54,28 +69,46 @@ class Shot:
     cast: tuple[float, float, float]
     table: int
     corners: list = field(default_factory=list)   # where the object's corners landed (TL, TR, BR, BL)
+    motion: float = 0.0        # a straight shake during the exposure: its length in pixels
+    motion_angle: float = 0.0  # and its direction, degrees
 
 
 def draw_shot(seed: int, object_size: tuple[float, float], card_width: float, frames=FRAMES,
-              tilt=TILT, whole: bool = True) -> Shot:
+              tilt=TILT, whole: bool = True, profile: Profile = STEADY) -> Shot:
     """Random parameters for a photo of an object ``object_size`` (any unit) holding a card
-    ``card_width`` of that unit wide; ``whole``: the object lies entirely in the frame."""
+    ``card_width`` of that unit wide; ``whole``: the object lies entirely in the frame. The
+    profile's ranges (STEADY: as before it had one, draw for draw) give its size and blurs."""
     rng = random.Random(seed)
     frame = rng.choice(frames)
     for _ in range(200):
-        card_px = rng.uniform(*CARD_WIDTH)
+        card_px = rng.uniform(*profile.card_width)
         width = card_px * object_size[0] / card_width
         if width * math.hypot(1, object_size[1] / object_size[0]) < 0.92 * min(frame) or not whole:
             break
     else:
         raise ValueError("no size fits the frame")
-    return Shot(seed=seed, frame=frame, width=width, tilt=rng.uniform(*tilt), axis=rng.uniform(0, 180),
-                rotation=rng.uniform(0, 360), blur=rng.uniform(*BLUR), noise=rng.uniform(*NOISE),
+    shot = Shot(seed=seed, frame=frame, width=width, tilt=rng.uniform(*tilt), axis=rng.uniform(0, 180),
+                rotation=rng.uniform(0, 360), blur=rng.uniform(*profile.blur), noise=rng.uniform(*NOISE),
                 quality=rng.randint(*QUALITY),
                 light=(rng.uniform(0.75, 1.05), rng.uniform(-0.25, 0.25), rng.uniform(-0.25, 0.25),
                        rng.uniform(0.0, 0.35)),
                 cast=(rng.uniform(0.92, 1.12), rng.uniform(0.96, 1.04), rng.uniform(0.78, 1.02)),
                 table=rng.randrange(1 << 30))
+    if profile.motion[1] > 0:          # drawn last, so a profile without shake draws as before
+        shot.motion, shot.motion_angle = rng.uniform(*profile.motion), rng.uniform(0, 180)
+    return shot
+
+
+def motion_kernel(length: float, angle: float) -> np.ndarray:
+    """A straight shake of ``length`` pixels at ``angle`` degrees, as a normalised convolution
+    kernel (a line drawn antialiased in a square of odd side)."""
+    side = 2 * math.ceil(length / 2) + 1
+    kernel = np.zeros((side * 8, side * 8), np.float32)         # drawn 8 times larger, then averaged down
+    c, r = side * 4, length * 4
+    dx, dy = r * math.cos(math.radians(angle)), r * math.sin(math.radians(angle))
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 8)
+    kernel = cv2.resize(kernel, (side, side), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
 
 
 def _project(shot: Shot, size: tuple[float, float], rng: random.Random, whole: bool) -> np.ndarray:
@@ -189,6 +222,8 @@ def take(source: Image.Image, shot: Shot, whole: bool = True) -> bytes:
     image = image * light[..., None] * np.array(shot.cast, np.float32)
     if shot.blur > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), shot.blur)
+    if shot.motion > 0.3:
+        image = cv2.filter2D(image, -1, motion_kernel(shot.motion, shot.motion_angle))
     noise = np.random.default_rng(shot.seed).normal(0, shot.noise, image.shape).astype(np.float32)
     image = np.clip(image + noise, 0, 255).astype(np.uint8)
     buffer = io.BytesIO()
