@@ -64,35 +64,48 @@ class Code:
 # soft focus and JPEG blur the modules together); twice as large and sharpened (a code
 # under about 3 pixels a module, or far and tilted). Each pass adds the codes it finds.
 PASSES = ((1, 0.0), (1, 1.0), (2, 1.0))          # (scale, unsharp amount)
+# tried only when those found nothing: twice as large and sharpened hard, for a photo taken at arm's
+# length, out of focus (on the hand-held photos of tests/photosim.py it finds a third of the codes the
+# passes above miss; it costs an image four times the photo's size, so a photo with codes never pays it)
+HARD_PASSES = ((2, 3.0),)
 
 
 def find_codes(image) -> list[Code]:
     """Every QR code in ``image`` (PIL or numpy), each once, from the passes above."""
     import numpy as np
-    import zxingcpp
 
     grey = np.asarray(image.convert("L")) if hasattr(image, "convert") else image
     found: list[Code] = []
     for scale, amount in PASSES:
-        view = grey
-        if scale != 1 or amount:
-            import cv2
-
-            if scale != 1:
-                view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-            if amount:
-                soft = cv2.GaussianBlur(view, (0, 0), 1.5 * scale)
-                view = cv2.addWeighted(view, 1 + amount, soft, -amount, 0)
-        for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode):
-            if not code.valid:
-                continue
-            p = code.position
-            corners = tuple((q.x / scale, q.y / scale) for q in (p.top_left, p.top_right, p.bottom_right,
-                                                                  p.bottom_left))
-            new = Code(code.text, corners)
-            if not any(old.text == new.text and _near(old, new) for old in found):
-                found.append(new)
+        _read(grey, scale, amount, found)
+    if not found:
+        for scale, amount in HARD_PASSES:
+            _read(grey, scale, amount, found)
     return found
+
+
+def _read(grey, scale: float, amount: float, found: list) -> None:
+    """One pass of ``find_codes``: the image scaled and sharpened so, its codes added to ``found``."""
+    import zxingcpp
+
+    view = grey
+    if scale != 1 or amount:
+        import cv2
+
+        if scale != 1:
+            view = cv2.resize(view, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        if amount:
+            soft = cv2.GaussianBlur(view, (0, 0), 1.5 * scale)
+            view = cv2.addWeighted(view, 1 + amount, soft, -amount, 0)
+    for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode):
+        if not code.valid:
+            continue
+        p = code.position
+        corners = tuple((q.x / scale, q.y / scale) for q in (p.top_left, p.top_right, p.bottom_right,
+                                                              p.bottom_left))
+        new = Code(code.text, corners)
+        if not any(old.text == new.text and _near(old, new) for old in found):
+            found.append(new)
 
 
 def _near(a: Code, b: Code) -> bool:
