@@ -16,6 +16,7 @@ Options: ``size`` (b's longest side over a's), ``at`` (a shift
 of b, in a's ink box widths and heights), ``mirror`` (b faces the other way), ``tilt`` (b turned,
 degrees clockwise)."""
 
+import copy
 import functools
 import hashlib
 import json
@@ -133,7 +134,7 @@ def load_sources(folder: Path) -> SourceSet:
 class Placement:
     """A part as drawn: which source, scaled by ``scale`` about its ink box's centre, then that
     centre moved to ``centre``; ``mirror`` flips it left to right, ``tilt`` turns it (degrees
-    clockwise); ``halo`` draws a paper ring under it; ``clip`` marks the tiles of ``made_of``."""
+    clockwise); ``halo`` draws a paper ring under it."""
     source: Source
     centre: tuple[float, float]
     scale: float
@@ -173,12 +174,12 @@ class Composition:
     at: tuple[float, float] = (0.0, 0.0)
     mirror: bool = False
     tilt: float = 0.0
-    backdrop: str | None = None          # "#rrggbb": a disc of this colour behind the scene, or none
+    backdrop: str | None = None          # "#rrggbb": a rounded square of this colour behind the scene, or none
 
 
-def _n(value: float) -> str:
-    """A number as the SVG writes it: at most 3 decimals, no trailing zeros."""
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+def _n(value: float, places: int = 3) -> str:
+    """A number as the SVG writes it: at most ``places`` decimals, no trailing zeros."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
@@ -269,13 +270,6 @@ def _root(source: Source) -> ET.Element:
 GEOMETRY = ("d", "points", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height")
 
 
-def _num(value: float) -> str:
-    """A coordinate to a tenth of a unit (of a 72-unit drawing: under 0.07 mm on a card, less than
-    a 300 dpi dot), as short as it can be written."""
-    text = f"{value:.1f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
 def _as_path(node: ET.Element) -> str | None:
     """A shape's outline as SVG path data (arcs for a circle's, an ellipse's and rounded corners'),
     None for a shape that cannot be read."""
@@ -317,10 +311,11 @@ def _as_path(node: ET.Element) -> str | None:
 
 
 def _absolute(node: ET.Element) -> None:
-    """A shape made a path of absolute coordinates to a tenth (``_num``; arcs as cubic curves), in
-    place: what a printed picture shows, in a third fewer characters than the drawing's own (its
-    relative steps to four decimals, arcs its renderer turns into long numbers). A shape that
-    cannot be read is left as it is; transforms stay as they are."""
+    """A shape made a path of absolute coordinates to a tenth of a unit (of a 72-unit drawing: under
+    0.07 mm on a card, less than a 300 dpi dot; arcs as cubic curves), in place: what a printed
+    picture shows, in a third fewer characters than the drawing's own (its relative steps to four
+    decimals, arcs its renderer turns into long numbers). A shape that cannot be read is left as it
+    is; transforms stay as they are."""
     from fontTools.pens.recordingPen import RecordingPen
     from fontTools.svgLib.path import parse_path
 
@@ -339,7 +334,7 @@ def _absolute(node: ET.Element) -> None:
             if op != "endPath":
                 return                    # a run of quadratic points: not a shape OpenMoji has; left as it is
             continue
-        out.append(letters[op] + " ".join(f"{_num(x)} {_num(y)}" for x, y in points))
+        out.append(letters[op] + " ".join(f"{_n(x, 1)} {_n(y, 1)}" for x, y in points))
     for key in GEOMETRY:
         node.attrib.pop(key, None)
     node.tag = f"{{{SVG}}}path"
@@ -355,12 +350,13 @@ def _layers(root: ET.Element) -> tuple[list[ET.Element], list[ET.Element]]:
     return children[:first], children[first:]
 
 
-def _group(source: Source, layer: str | None = None) -> ET.Element:
-    """The source's drawing as one group; ``layer`` ("color" or "line") keeps what is drawn under its
-    lines or its lines and what is over them (``_layers``)."""
-    root = ET.fromstring(source.svg)
+@functools.lru_cache(maxsize=512)
+def _converted(svg: bytes, layer: str | None) -> ET.Element:
+    """The drawing as one group, its ids dropped and its shapes made paths (``_absolute``): done once
+    for each drawing and layer (a ``made_of`` picture places its drawing twenty times), never handed
+    out itself (``_group`` copies it)."""
+    colour, lines = _layers(ET.fromstring(svg))
     group = ET.Element(f"{{{SVG}}}g")
-    colour, lines = _layers(root)
     group.extend(colour + lines if layer is None else colour if layer == "color" else lines)
     for node in group.iter():
         node.attrib.pop("id", None)
@@ -369,10 +365,16 @@ def _group(source: Source, layer: str | None = None) -> ET.Element:
     return group
 
 
+def _group(source: Source, layer: str | None = None) -> ET.Element:
+    """The source's drawing as one group of its own; ``layer`` ("color" or "line") keeps what is drawn
+    under its lines or its lines and what is over them (``_layers``)."""
+    return copy.deepcopy(_converted(source.svg, layer))
+
+
 def _halo(group: ET.Element, width: float) -> ET.Element:
     """A copy of ``group`` in paper colour, every shape's outline widened by ``width`` each side."""
-    copy = ET.fromstring(ET.tostring(group))
-    for node in copy.iter():
+    halo = copy.deepcopy(group)
+    for node in halo.iter():
         if _local(node.tag) not in SHAPES:
             continue
         stroked = node.get("stroke", "none") != "none"
@@ -383,7 +385,7 @@ def _halo(group: ET.Element, width: float) -> ET.Element:
         node.set("stroke-width", _n(own + 2 * width))
         node.set("stroke-linejoin", "round")
         node.set("stroke-linecap", "round")
-    return copy
+    return halo
 
 
 def _placed(p: Placement, layer: str | None = None) -> ET.Element:
