@@ -102,8 +102,9 @@ def _icon_folder(set_name: str) -> Path:
 
 
 def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: int | None = None,
-                 source: str | None = None) -> Picture:
-    """Check one picture's bytes: a readable, whole PNG/JPEG of sane size, or an SVG that parses."""
+                 source: str | None = None, sources: tuple[dict, ...] = (), licence: str = "") -> Picture:
+    """Check one picture's bytes: a readable, whole PNG/JPEG of sane size, or an SVG that parses.
+    ``sources`` and ``licence``: where it is from, kept on the picture."""
     where = source or name
     if vector:
         external = _external_reference(data)
@@ -114,7 +115,7 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
             raise KitgenError(f"SVG of {len(data) // 1_000_000} MB is too large "
                               f"(limit {MAX_SVG_BYTES // 1_000_000} MB)", source=where, line=line)
         svg_size(data, where)
-        return Picture(name, data, True, None, caption)
+        return Picture(name, data, True, None, caption, sources, licence)
     from PIL import Image, UnidentifiedImageError
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
@@ -130,7 +131,7 @@ def read_picture(name: str, data: bytes, vector: bool, caption: str = "", line: 
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as err:
         reason = "is truncated" if "truncated" in str(err) else "is not a readable PNG or JPEG image"
         raise KitgenError(f"{reason}; export it again", source=where, line=line) from None
-    return Picture(name, data, False, size, caption)
+    return Picture(name, data, False, size, caption, sources, licence)
 
 
 _HREF = re.compile(rb"""(?:xlink:)?href\s*=\s*["']\s*([^"'#][^"']*)["']""", re.IGNORECASE)

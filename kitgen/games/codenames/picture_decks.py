@@ -64,9 +64,8 @@ def _from_folder(folder: Path) -> tuple[list[Picture], list[tuple[str, str]]]:
         if why:
             notes.append((path.name, f"{why.split(';')[0]}; passed over"))
             continue
-        picture = read_picture(path.name, pictures_mod.read_file(path), path.suffix.lower() in VECTOR,
-                               source=str(path))
-        pictures.append(dataclasses.replace(picture, sources=({"file": path.name},)))
+        pictures.append(read_picture(path.name, pictures_mod.read_file(path), path.suffix.lower() in VECTOR,
+                                     source=str(path), sources=({"file": path.name},)))
     return pictures, notes
 
 
@@ -157,8 +156,7 @@ def _composed(entry: dict, sources: compose.SourceSet | None, licence: str, src:
         svg = compose.composed(composition)
     except ValueError as err:
         raise KitgenError(str(err), source=src, line=line) from None
-    picture = read_picture(name, svg, True, "", line, src)
-    return dataclasses.replace(picture, sources=tuple(d.credit for d in drawn), licence=licence or sources.licence)
+    return read_picture(name, svg, True, "", line, src, tuple(d.credit for d in drawn), licence or sources.licence)
 
 
 def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
@@ -220,10 +218,9 @@ def _from_yaml(path: Path) -> tuple[dict, list[Picture]]:
             vector = file.suffix.lower() in VECTOR
             if file.suffix.lower() not in RASTER | VECTOR:
                 raise KitgenError(f"{name!r} is not a PNG, JPEG or SVG file", source=src, line=line)
-        picture = read_picture(name, blob, vector, caption, line, src if "icon" in entry else str(file))
         origin = pictures_mod.icon_credit(name) if "icon" in entry else {"file": name}
-        pictures.append(dataclasses.replace(picture, sources=(origin,), licence=licence or (
-            origin.get("licence", "") if "icon" in entry else "")))
+        pictures.append(read_picture(name, blob, vector, caption, line, src if "icon" in entry else str(file),
+                                     (origin,), licence or origin.get("licence", "")))
     compose.store().flush()           # what was composed now, kept for the next build
     return data, pictures
 
