@@ -29,59 +29,61 @@ def _invariant_timestamp(doc) -> None:
     doc.signature = hashlib.md5(b"a reportlab document" + ascii(INVARIANT_TIME).encode(), usedforsecurity=False)
 
 
-class _Deflate:
-    """zlib as reportlab's PDF writer sees it, but a stream compressed before in this process (a
-    part's pages, drawn again into kit.pdf) is not compressed again: its bytes are the ones zlib
-    gave the first time, the same bytes (docs/design.md §8.10). What is kept is bounded: the least
-    recently used goes first."""
+class _Once:
+    """What an encoder of reportlab's PDF writer gave for a stream, kept: a stream encoded before in
+    this process (a part's pages, drawn again into kit.pdf) gets the bytes of the first time, the same
+    bytes (docs/design.md §8.10). What is kept is bounded: the least recently used goes first."""
 
-    BUDGET = 64_000_000          # bytes of compressed streams kept
+    BUDGET = 64_000_000          # bytes of encoded streams kept
 
     def __init__(self):
         from ..pictures import ContentCache
 
         self.kept = ContentCache(4096, self.BUDGET, len)
 
-    def compress(self, data, *args, **kwargs):
-        key = (hashlib.sha256(data).digest(), args, tuple(sorted(kwargs.items())))
+    def once(self, data, extra, make):
+        """``make()``, or what it gave before for ``data`` (bytes or text) and ``extra``."""
+        key = (hashlib.sha256(data if isinstance(data, bytes) else data.encode("utf-8")).digest(), extra)
         found = self.kept.get(key)
         if found is None:
-            found = zlib.compress(data, *args, **kwargs)
+            found = make()
             self.kept.put(key, found)
         return found
+
+
+class _Deflate(_Once):
+    """zlib as reportlab's PDF writer sees it, each stream compressed once."""
+
+    def compress(self, data, *args, **kwargs):
+        return self.once(data, (args, tuple(sorted(kwargs.items()))), lambda: zlib.compress(data, *args, **kwargs))
 
     def __getattr__(self, name):
         return getattr(zlib, name)
 
 
-class _Base85:
-    """reportlab's ASCII85 filter, giving bytes: the text it gives is ASCII, which reportlab would
-    otherwise encode character by character through its own PDFDocEncoding codec (the same bytes,
-    a large page of pictures a tenth of the time); and, as ``_Deflate``, a stream encoded before in
-    this process is given the bytes of the first time."""
+class _Base85(_Once):
+    """reportlab's ASCII85 filter, each stream encoded once and given as bytes: the text it gives is
+    ASCII, which reportlab would otherwise encode character by character through its own
+    PDFDocEncoding codec (the same bytes; on a page of pictures that codec was most of the writing)."""
 
     pdfname = "ASCII85Decode"
 
     def __init__(self, inner):
-        from ..pictures import ContentCache
-
+        super().__init__()
         self.inner = inner
-        self.kept = ContentCache(4096, _Deflate.BUDGET, len)
 
     def encode(self, data):
-        key = hashlib.sha256(data if isinstance(data, bytes) else data.encode("utf-8")).digest()
-        found = self.kept.get(key)
-        if found is None:
-            found = self.inner.encode(data)
-            found = found.encode("ascii") if isinstance(found, str) else found
-            self.kept.put(key, found)
-        return found
+        def make():
+            text = self.inner.encode(data)
+            return text.encode("ascii") if isinstance(text, str) else text
+
+        return self.once(data, None, make)
 
     def decode(self, text):
         return self.inner.decode(text)
 
 
-def _deflate_once() -> None:
+def _streams_once() -> None:
     """reportlab's pdfdoc compresses through ``_Deflate`` and encodes ASCII85 through ``_Base85``
     (installed once, for every canvas)."""
     from reportlab.pdfbase import pdfdoc
@@ -98,7 +100,7 @@ def new_canvas(buffer, page_size, fonts: dict[str, str], *, title: str | None = 
     Helvetica leaks in), CMYK enforced when asked, and 'do not scale' for a printed document."""
     from reportlab.pdfgen import canvas
 
-    _deflate_once()
+    _streams_once()
     c = canvas.Canvas(buffer, pagesize=page_size, invariant=1, pageCompression=1,
                       initialFontName=fonts["label"], initialFontSize=font_size,
                       enforceColorSpace="cmyk" if cmyk else None)
