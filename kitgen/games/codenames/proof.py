@@ -361,14 +361,20 @@ def _caption(sheet: Sheet, text: str, width: float) -> tuple[list[str], float]:
     """A picture's number and name in at most two lines of ``width``: one line at the caption size,
     shrunk down to the least; else two, broken at the space that evens them, shrunk alike."""
     style = sheet.style.pictures
+
+    def widest(lines, size):
+        return max(sheet.c.stringWidth(line, sheet.font, size) for line in lines)
+
     words = text.split(" ")
-    splits = [[text]] + sorted(([" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))),
-                               key=lambda pair: max(sheet.c.stringWidth(line, sheet.font, 1) for line in pair))[:1]
+    splits = [[text]]
+    if len(words) > 1:
+        splits.append(min(([" ".join(words[:k]), " ".join(words[k:])] for k in range(1, len(words))),
+                          key=lambda pair: widest(pair, 1)))
     for lines in splits:
         size = style.caption
-        while size > style.min_caption and max(sheet.c.stringWidth(line, sheet.font, size) for line in lines) > width:
+        while size > style.min_caption and widest(lines, size) > width:
             size -= 0.25
-        if max(sheet.c.stringWidth(line, sheet.font, size) for line in lines) <= width:
+        if widest(lines, size) <= width:
             return lines, size
     return splits[-1], style.min_caption
 
