@@ -151,6 +151,13 @@ def test_the_credits_say_share_alike():
     assert "OpenMoji" in deck.credits and "CC BY-SA 4.0" in deck.credits and "share" in deck.credits.lower()
 
 
+def _composition(sources, entry) -> compose.Composition:
+    """A deck entry's composition, without its backdrop (what the tests measure each idea by)."""
+    return compose.Composition(entry["relation"], sources.source(entry["a"]), sources.source(entry["b"]),
+                               entry.get("size"), tuple(entry.get("at", (0, 0))), bool(entry.get("mirror")),
+                               float(entry.get("tilt", 0)))
+
+
 def _clip_shape(composition) -> bytes:
     """The shapes of a's colour layer (what ``made_of`` clips its tiles to) in black, in the
     picture's own box."""
@@ -182,9 +189,7 @@ def _grey_rasters(entries, dpi=120):
     sources = compose.load_sources(SOURCES)
     pictures = picture_decks.load("scenes-en").pictures
     for entry, picture in zip(entries, pictures, strict=True):
-        composition = compose.Composition(entry["relation"], sources.source(entry["a"]), sources.source(entry["b"]),
-                                          entry.get("size"), tuple(entry.get("at", (0, 0))),
-                                          bool(entry.get("mirror")), float(entry.get("tilt", 0)))
+        composition = _composition(sources, entry)
         for svg in (picture.data, compose.compose(composition, "a"), compose.compose(composition, "b"),
                     _clip_shape(composition)):
             drawing = svg2rlg(io.BytesIO(svg))
@@ -257,9 +262,7 @@ def test_every_part_of_every_picture_is_a_few_millimetres_on_the_card():
     sources = compose.load_sources(SOURCES)
     small = []
     for entry in yaml.safe_load(DECK.read_text())["pictures"]:
-        composition = compose.Composition(entry["relation"], sources.source(entry["a"]), sources.source(entry["b"]),
-                                          entry.get("size"), tuple(entry.get("at", (0, 0))),
-                                          bool(entry.get("mirror")), float(entry.get("tilt", 0)))
+        composition = _composition(sources, entry)
         parts, base = compose.layout(composition)
         width = compose.view_box(parts, base)[2]
         least = min(max(p.box[2] - p.box[0], p.box[3] - p.box[1]) for p in parts + ([base] if base else []))
