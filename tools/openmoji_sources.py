@@ -65,9 +65,6 @@ def main(package: Path, deck: Path, folder: Path) -> None:
     rows = [f"    {json.dumps(name)}: {json.dumps(d, ensure_ascii=False)}" for name, d in drawings.items()]
     (folder / "sources.json").write_text("{\n" + "".join(lines) + '  "drawings": {\n' + ",\n".join(rows) + "\n  }\n}\n",
                                          encoding="utf-8")
-    stale = folder / "sources.yaml"
-    if stale.exists():
-        stale.unlink()
     print(f"{len(drawings)} drawings into {folder}")
 
 
