@@ -14,6 +14,9 @@ angle), with the levels of issue 30. Not a test: numbers only."""
 import argparse
 import json
 import random
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -110,11 +113,15 @@ def _one(job):
     forged = photosim.repaint(source, cell, other, layout, layout.key_card.grid.symbol)
     if _state["grey"]:
         forged = forged.convert("L").convert("RGB")
-    outcome, seconds = [], 0.0
+    outcome, seconds, zbar = [], 0.0, None
     with tempfile.TemporaryDirectory() as tmp:
         for picture in (source, forged):
             path = Path(tmp) / "photo.jpg"
             path.write_bytes(photosim.take(picture, shot))
+            if zbar is None and shutil.which("zbarimg"):        # the same photo, decoded by zbarimg alone
+                start = time.perf_counter()
+                subprocess.run(["zbarimg", "-q", "--raw", str(path)], capture_output=True)
+                zbar = time.perf_counter() - start
             start = time.perf_counter()
             try:
                 results, error = verify.verify(str(path), secret), []
@@ -130,7 +137,7 @@ def _one(job):
     genuine, forged_result = outcome[-2], outcome[-1]
     levels = {"tilt": shot.tilt, "width": shot.width * (card_px[2] - card_px[0]) / source.size[0],
               "blur": shot.blur, "motion": shot.motion, "quality": shot.quality}
-    return kind, seed, levels, genuine[0], forged_result[1], genuine[2], seconds
+    return kind, seed, levels, genuine[0], forged_result[1], genuine[2], seconds, zbar
 
 
 def bucket(name, value, levels=LEVELS):
@@ -149,7 +156,6 @@ def main():
     parser.add_argument("--show", type=int, default=5, help="failures to print per kit")
     parser.add_argument("--handheld", action="store_true", help="photos at arm's length (photosim.HANDHELD)")
     args = parser.parse_args()
-    import subprocess
 
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.kits.split(","):
@@ -175,6 +181,11 @@ def report(name, rows, seconds, show, levels=LEVELS):
         false = sum(r[4] for r in mine)
         print(f"  {kind}s: {passed}/{len(mine)} verified ({100 * passed / len(mine):.1f} %), "
               f"false passes {false}/{len(mine)}, {sum(r[6] for r in mine) / len(mine):.2f} s per verify")
+        zbar = [r[7] for r in mine if r[7] is not None]
+        if zbar:
+            ours = statistics.median(r[6] for r in mine)
+            print(f"    median time: verify {ours:.3f} s (in process), zbarimg {statistics.median(zbar):.3f} s "
+                  f"(its own process, decoding only): {ours / statistics.median(zbar):.2f}x")
         for level in levels:
             counts = defaultdict(lambda: [0, 0])
             for r in mine:

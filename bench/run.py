@@ -171,6 +171,14 @@ def main():
         large = best(kitgen("keys", "--count", 20000, "--out", tmp / "m"), 1, sample=True)
         row("peak memory, 20,000 keys against 5,000", f"{small.peak_mb:.0f} MB", f"{large.peak_mb:.0f} MB",
             f"{large.peak_mb / small.peak_mb:.2f}x", "<= 1.10x (flat)", large.peak_mb <= 1.1 * small.peak_mb)
+        # issue 30: the keys just made, verified from the kit's folder (its manifest's places), both cores
+        check = best(kitgen("verify", folder), runs)
+        check.peak_mb = once(kitgen("verify", folder), sample=True)[1]
+        row(f"`kitgen verify` of those {n} keys (both cores)", f"making them {keys.seconds:.1f} s",
+            f"{check.seconds:.1f} s", f"{check.seconds / keys.seconds:.1f}x", "<= 10x",
+            check.seconds <= 10 * keys.seconds, noise(check))
+        row(f"peak memory, verifying {n} keys", "-", f"{check.peak_mb:.0f} MB", "-", "<= 300 MB",
+            check.peak_mb <= 300)
         size = folder_bytes(folder, "keys-*.pdf")
         if n in BEFORE_KEYS_BYTES:
             row(f"keys PDFs, {n} keys", f"{BEFORE_KEYS_BYTES[n] / 1e6:.1f} MB before", f"{size / 1e6:.1f} MB",

@@ -95,3 +95,24 @@ def read_text(path: str | Path, limit: int, what: str = "files") -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise KitgenError("is not UTF-8 text", source=str(path), line=raw[:err.start].count(b"\n") + 1) from None
+
+
+def sha256_of(path: str | Path, limit: int, what: str = "files") -> str:
+    """The SHA-256 (hex) of the regular file ``path``, read in chunks (refused as ``read_bytes``)."""
+    import hashlib
+
+    digest, total = hashlib.sha256(), 0
+    with open_regular(path, limit, what) as file:
+        try:
+            while total <= limit:
+                chunk = file.read(_CHUNK)
+                if not chunk:
+                    break
+                digest.update(chunk)
+                total += len(chunk)
+        except OSError as err:
+            raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
+    if total > limit:
+        raise KitgenError(f"is more than {size_text(limit)}; kitgen reads {what} up to {size_text(limit)}",
+                          source=str(path))
+    return digest.hexdigest()

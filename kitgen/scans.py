@@ -125,7 +125,8 @@ def payload_of(text: str) -> str:
 
 
 def classify(target: str) -> tuple[str, object]:
-    """("payload", text), ("image", path) or ("pdf", path); a missing file is an error."""
+    """("payload", text), ("image", path), ("pdf", path) or ("kit", path): a built kit's folder, which holds
+    its manifest.json; a missing file is an error."""
     path = Path(target) if len(target) < 1024 and "\n" not in target and "\0" not in target else None
     is_file = path is not None and path.suffix.lower() in IMAGE_SUFFIXES | {".pdf"}
     try:
@@ -134,9 +135,21 @@ def classify(target: str) -> tuple[str, object]:
         exists = False
     if is_file and not exists:
         raise KitgenError("file not found; check the path", source=target)
+    if not is_file and path is not None and target.strip() and _is_folder(path):
+        if not (path / "manifest.json").is_file():
+            raise KitgenError("is a folder without a manifest.json; give a built kit's folder, a PDF, an image or "
+                              "a payload", source=target)
+        return "kit", path
     if not is_file:
         return "payload", target.strip()
     return ("pdf" if path.suffix.lower() == ".pdf" else "image"), path
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def manifest_text(path: str) -> str:

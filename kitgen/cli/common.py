@@ -123,10 +123,10 @@ class TerminalProgress:
         if sys.stderr.isatty():       # a script reading stderr gets one line: the error, if any
             click.echo(f"kitgen: {line}", err=True)
 
-    def start(self, pages: int) -> None:
+    def start(self, pages: int, label: str = "drawing pages") -> None:
         self.pages = pages
         if sys.stderr.isatty() and pages:
-            self.bar = click.progressbar(length=pages, label="drawing pages", file=sys.stderr)
+            self.bar = click.progressbar(length=pages, label=label, file=sys.stderr)
             self.bar.__enter__()
 
     def page(self) -> None:

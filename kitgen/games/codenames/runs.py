@@ -5,7 +5,16 @@ from pathlib import Path
 
 import click
 
-from kitgen.cli.common import BOX_FILES, echo_boxes, echo_files, echo_proof, report, say_pdfx, with_progress
+from kitgen.cli.common import (
+    BOX_FILES,
+    TerminalProgress,
+    echo_boxes,
+    echo_files,
+    echo_proof,
+    report,
+    say_pdfx,
+    with_progress,
+)
 from kitgen.errors import KitgenError
 
 BUILT = {"codenames.pdf": "codename cards", "keys.pdf": "key cards", "tiles.pdf": "tiles", "rules.pdf": "rules",
@@ -99,7 +108,15 @@ def verify(request) -> None:
     if seed is not None and manifest is not None:
         raise KitgenError("give --seed or --kit, not both")
     secret = verifier.load_manifest(manifest) if manifest else verifier.Secret(seed) if seed is not None else None
-    report(verifier.verify(target, secret, values["dpi"]), "key card(s)",
+    from kitgen import scans
+
+    kind, folder = scans.classify(target)
+    if kind == "kit" and secret is None:            # a built kit's folder: its own manifest
+        secret = verifier.load_manifest(str(folder / "manifest.json"))
+    from .key_volumes import default_jobs
+
+    results = verifier.verify(target, secret, values["dpi"], values.get("jobs") or default_jobs(), TerminalProgress())
+    report(results, "key card(s)",
            "the key of its kit" if secret else "well formed (give --seed or --kit to check it belongs to a kit)")
 
 

@@ -14,8 +14,9 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from kitgen import scans
+from kitgen import files, scans
 from kitgen.errors import KitgenError
 from kitgen.games.codenames import duet_keys, key_deck, key_payload, layout as layout_mod, photos, symbols
 from kitgen.games.codenames.editions import edition_for_rows
@@ -31,6 +32,8 @@ TEAM_INKS = 60 ** 2 * 3         # red and blue symbols whose colours differ by m
 CELL_INSET = 0.06               # of a cell's width, left out all round when it is matched (misregistration)
 TEMPLATE_MATCH = 0.3            # the least correlation of a cell with its drawing that reads it
 TEMPLATE_SOFTNESS = (0.0, 0.15, 0.3)   # blurs tried, in symbol half sizes
+TEMPLATE_GAP = 0.3              # a correlation this much under the best one's: clearly not that type
+INK_EVIDENCE = 0.5              # how clearly a symbol's ink tells red from blue (a tint read in a photo)
 SIDE_MARK = (0.15, 0.85)        # of a duet key's start box: where a filled box (side A) is dark, an outlined one not
 
 
@@ -48,6 +51,8 @@ class Secret:
     # from a manifest: each key's payload, file, page and card rectangle, for the keys that
     # share a sheet with a key in a photo
     positions: tuple[tuple[str, str, int, tuple[float, ...]], ...] = ()
+    sides: tuple[tuple[str, str, int, tuple[float, ...]], ...] = ()    # a duet key's side B, as positions
+    files: tuple[tuple[str, str], ...] = ()         # each file of the kit: its path in the kit, its SHA-256
 
 
 @dataclass
@@ -68,10 +73,14 @@ def load_manifest(path: str) -> Secret:
     try:
         data = json.loads(scans.manifest_text(path))
         options = data.get("options", {})
-        return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(data["keys"]),
+        keys = data["keys"]
+        return Secret(seed=data["seed"], kit=data["kit"].upper(), total=len(keys),
                       edition=data.get("edition"), layout=options.get("layout"),
                       ink=options.get("ink", "normal"), colour=options.get("colour", "rgb"),
-                      positions=tuple((k["payload"], k["file"], k["page"], tuple(k["card"])) for k in data["keys"]))
+                      positions=tuple((k["payload"], k["file"], k["page"], tuple(k["card"])) for k in keys),
+                      sides=tuple((k["payload"], k["file"], k["side_b"]["page"], tuple(k["side_b"]["card"]))
+                                  for k in keys if "side_b" in k),
+                      files=tuple((f["path"], f["sha256"]) for f in data.get("files", ())))
     except FileNotFoundError:
         raise KitgenError("manifest not found; give the manifest.json of a built kit", source=path) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -106,16 +115,21 @@ def check_payload(text: str, secret: Secret | None) -> list[str]:
                         "(a different kit, a wrong seed, or an altered key)")
         return problems
     duet = isinstance(parsed, key_payload.DuetPayload)
-    edition = None if duet else edition_for_rows(len(parsed.grid))
-    deck_key = (seed, duet_keys.EDITION if duet else edition.name, parsed.total)
-    if deck_key not in _decks:
-        _decks[deck_key] = duet_keys.generate(seed, parsed.total) if duet else \
-            key_deck.generate(seed, edition, parsed.total)
-    key = _decks[deck_key][parsed.number - 1]
+    key = deck(seed, None if duet else len(parsed.grid), parsed.total)[parsed.number - 1]
     drawn = (key.side_a, key.side_b) if duet else (key.starting_team, key.grid)
     if drawn != ((parsed.side_a, parsed.side_b) if duet else (parsed.starting_team, parsed.grid)):
         problems.append(f"{label} is not key {parsed.number} of this seed's deck")
     return problems
+
+
+def deck(seed: str, rows: int | None, total: int) -> list:
+    """The key deck of ``total`` keys of the edition of ``rows`` rows (None: the duet edition's),
+    dealt once for each seed and size."""
+    edition = None if rows is None else edition_for_rows(rows)
+    deck_key = (seed, duet_keys.EDITION if rows is None else edition.name, total)
+    if deck_key not in _decks:
+        _decks[deck_key] = duet_keys.generate(seed, total) if rows is None else key_deck.generate(seed, edition, total)
+    return _decks[deck_key]
 
 
 def faces(parsed) -> dict[str, tuple[str, ...]]:
@@ -157,17 +171,19 @@ class CardReader:
         y = min(max(int(y), 0), self.height - 1)
         return self.image.getpixel((x, y))
 
-    def _fill(self, box) -> tuple[float, float, float]:
-        x, y, w, h = box
-        samples = [self._pixel(x + fx * w, y + fy * h) for fx in RING for fy in RING]
-        return tuple(sorted(s[i] for s in samples)[len(samples) // 2] for i in range(3))
+    def _medians(self, groups) -> list[tuple[int, int, int]]:
+        """For each group of points on the card (points, y up; the same number in each), the
+        per-channel median of the pixels there (the upper one of an even count), as ``_pixel``
+        reads them: a cell's fill, from 16 points around its symbol, or its symbol's centre, from
+        9 points every symbol covers."""
+        import numpy as np
 
-    def _centre(self, box) -> tuple[float, float, float]:
-        """The colour at the middle of a cell's symbol (every symbol covers it)."""
-        x, y, w, h = box
-        half = self.symbol * min(w, h) / 2
-        samples = [self._pixel(x + w / 2 + fx * half, y + h / 2 + fy * half) for fx in CENTRE for fy in CENTRE]
-        return tuple(sorted(s[i] for s in samples)[len(samples) // 2] for i in range(3))
+        points = np.array(list(groups), float)                     # (cells, samples, 2)
+        x, y = self.to_image(points[..., 0], points[..., 1])
+        columns = np.clip(np.trunc(x).astype(int), 0, self.width - 1)    # pixel i covers [i, i + 1)
+        rows = np.clip(np.trunc(y).astype(int), 0, self.height - 1)
+        samples = np.sort(self.rgb[rows, columns, :3], axis=1)
+        return [tuple(row) for row in samples[:, points.shape[1] // 2, :].tolist()]
 
     def side(self, box) -> str:
         """Which side of a duet key this is, by its start box: side A's is filled, side B's only
@@ -179,15 +195,26 @@ class CardReader:
     def _normalized(self, rgb) -> tuple[float, ...]:
         return tuple(min(255.0, c * 255.0 / max(w, 1)) for c, w in zip(rgb, self.white))
 
-    def by_colour(self, fill, centre) -> str:
-        """The type whose layout fill and symbol colours are nearest the cell's (white-balanced)
-        fill and symbol centre."""
-        seen = (self._normalized(fill), self._normalized(centre))
+    def by_colour(self, fills, centres) -> str:
+        """Each cell's type: the one whose layout fill and symbol colours are nearest the cell's
+        (white-balanced) fill and symbol centre (the first such type, on a tie)."""
+        import numpy as np
 
-        def distance(kind):
-            return sum(weight * (a - b) ** 2 for weight, got, want in zip(SYMBOL_WEIGHT, seen, self.references[kind])
-                       for a, b in zip(got, want))
-        return min(self.references, key=distance)
+        white = np.maximum(np.array(self.white, float), 1)
+        kinds = list(self.references)
+        seen = [np.minimum(255.0, np.array(c, float) * 255.0 / white) for c in (fills, centres)]   # (cells, 3)
+        references = [np.array([self.references[k][i] for k in kinds], float) for i in range(2)]
+        distance = sum(weight * ((part[:, None, :] - reference[None]) ** 2).sum(axis=2)
+                       for weight, part, reference in zip(SYMBOL_WEIGHT, seen, references))
+        read = distance.argmin(axis=1)
+        # how clearly each cell is not each other type: 1 where it shows its type's own colours (as far from
+        # the other's as the two types' colours are), 0 half-way between them or nearer the other
+        gaps = sum(weight * ((reference[:, None, :] - reference[None]) ** 2).sum(axis=2)
+                   for weight, reference in zip(SYMBOL_WEIGHT, references))
+        best = distance[np.arange(len(read)), read][:, None]
+        clear = np.clip((distance - best) / np.maximum(gaps[read], 1.0), 0.0, 1.0)
+        self.evidence = [dict(zip(kinds, row)) for row in clear.tolist()]
+        return "".join(kinds[i] for i in read)
 
     def by_template(self, box, kinds) -> str:
         """The type among ``kinds`` whose drawn cell (fill and symbol, in grey, softened as a
@@ -200,6 +227,7 @@ class CardReader:
         inset = CELL_INSET * (right - left)
         seen = self.grey[max(round(top + inset), 0):round(bottom - inset), max(round(left + inset), 0):
                          round(right - inset)].astype(np.float32)
+        self.scores = {}
         if seen.size < 16 or float(seen.std()) < 4:
             return "?"
         best, score = "?", TEMPLATE_MATCH
@@ -209,6 +237,7 @@ class CardReader:
                 a, b = seen - seen.mean(), drawn - drawn.mean()
                 norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
                 match = float((a * b).sum()) / norm if norm else -1.0
+                self.scores[kind] = max(self.scores.get(kind, -1.0), match)
                 if match > score:
                     best, score = kind, match
         return best
@@ -259,13 +288,22 @@ class CardReader:
         import numpy as np
 
         self.rgb = np.asarray(self.image)
-        self.grey = np.asarray(self.image.convert("L"))
         self._cell_cache = {}
-        fills = [self._fill(b) for b in self.cells]
+        fills = self._medians([(x + fx * w, y + fy * h) for fx in RING for fy in RING] for x, y, w, h in self.cells)
         if max(max(n) - min(n) for n in map(self._normalized, fills)) > 60:
-            centres = [self._centre(b) for b in self.cells]
-            return "".join(self.by_colour(f, c) for f, c in zip(fills, centres))
-        read = [self.by_template(box, self.kinds) for box in self.cells]
+            half = [self.symbol * min(w, h) / 2 for _, _, w, h in self.cells]
+            centres = self._medians([(x + w / 2 + fx * r, y + h / 2 + fy * r) for fx in CENTRE for fy in CENTRE]
+                                    for (x, y, w, h), r in zip(self.cells, half))
+            return self.by_colour(fills, centres)
+        self.grey = np.asarray(self.image.convert("L"))
+        read, self.evidence = [], []
+        for box in self.cells:
+            read.append(self.by_template(box, self.kinds))
+            top = self.scores.get(read[-1], 0.0)
+            # an unreadable cell is as much against every type as a clear one of another type: it tells no key
+            self.evidence.append({k: 1.0 if read[-1] == "?" else min(max((top - self.scores.get(k, -1.0))
+                                                                          / TEMPLATE_GAP, 0.0), 1.0)
+                                  for k in self.kinds})
         if "R" not in self.kinds:
             return "".join(read)
         red, blue = self.references["R"][1], self.references["B"][1]
@@ -275,6 +313,7 @@ class CardReader:
             if inks and max(max(c) - min(c) for c in inks.values()) > 60:          # the photo shows colour
                 for i, ink in inks.items():
                     read[i] = min("RB", key=lambda k: sum((a - b) ** 2 for a, b in zip(ink, self.references[k][1])))
+                    self.evidence[i].update({read[i]: 0.0, "B" if read[i] == "R" else "R": INK_EVIDENCE})
         return "".join(read)
 
 
@@ -483,21 +522,129 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
         results.append(result)
         if card:
             placed.append(card)
-    return results + _search_sheet(photo, grey, where, secret, layout, placed, results)
+    results += _search_sheet(photo, grey, where, secret, layout, placed, results)
+    if secret is not None and (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
+        results = _by_grid(photo, grey, where, secret, layout, results)
+    if not results and (secret is None or not secret.positions):
+        results = _unread_cards(photo, grey, where, layout)
+    return results
 
 
-def verify(target: str, secret: Secret | None = None, dpi: float = 200) -> list[CardResult]:
-    """Check a payload string, an image file or a kitgen PDF; one result per card found."""
+NO_DECK = ("its QR code cannot be read: come closer, hold the phone steadier and add light; or give --kit "
+           "(the kit's manifest.json) to tell it by its printed grid")
+
+
+def _unread_cards(photo, grey, where: str, layout) -> list[CardResult]:
+    """A failure for each key card in view whose QR code cannot be read, told by its outline and
+    its cells' counts (any edition's), when there is no deck to tell which key it is."""
+    from kitgen.games.codenames import outline
+    from kitgen.games.codenames.editions import EDITIONS
+
+    layouts = [(e, layout or _edition_layout(e.rows, e.cooperative)) for e in EDITIONS.values()]
+    count = outline.key_cards_in_view(photo, grey, layouts)
+    return [CardResult(where, "", [f"a key card: {NO_DECK}"]) for _ in range(count)]
+
+
+def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[CardResult]) -> list[CardResult]:
+    """``results`` with the kit's cards whose QR codes were not read, told by their printed grids
+    (``outline``): each checked as its QR code would have been; a card reported unread is replaced."""
+    from kitgen.games.codenames import outline
+    from kitgen.games.codenames.editions import EDITIONS
+
+    deck = outline.deck_of(secret)
+    if deck is None:
+        return results
+    duet = EDITIONS[secret.edition].cooperative
+    layouts = [layout] if layout else [_edition_layout(deck.rows, duet), _edition_layout(deck.rows, duet, "saver")]
+    read = {r.payload for r in results if not (r.problems and UNREAD in r.problems[-1])}
+    for found in outline.find(photo, grey, secret, layouts, skip=read):
+        result, _ = _check_code(outline.qr_code(found, layouts[0]), photo, grey, where, secret, layout)
+        result.remarks.append(f"its QR code could not be read: told by its printed grid among the kit's "
+                              f"{secret.total} keys (evidence {found.against:.1f} against it, {found.nearest:.1f} "
+                              f"against the nearest other; the deck's nearest key differs in {found.nearest_cells} "
+                              "cells)")
+        results = [r for r in results if r.payload != result.payload] + [result]
+    return results
+
+
+def verify(target: str, secret: Secret | None = None, dpi: float = 200, jobs: int = 1,
+           progress=None) -> list[CardResult]:
+    """Check a payload string, an image file, a PDF or a built kit's folder; one result per card
+    found. A PDF kitgen drew is read flat (``flat``), by ``jobs`` processes, telling ``progress``
+    (``start``, ``page``, ``finish``) of each page read."""
+    kind, value = scans.classify(target)
+    if kind == "kit":
+        secret = secret or load_manifest(str(value / "manifest.json"))
     layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour, secret.edition == "duet")) \
         if secret and secret.layout else None
-    kind, value = scans.classify(target)
     if kind == "payload":
         value = scans.payload_of(value)
         return [CardResult("payload", value, check_payload(value, secret))]
-    results = []
-    key = f"{key_payload.PREFIX}:"
-    for where, image in scans.images(kind, value, dpi, found=lambda: any(r.payload.startswith(key) for r in results)):
-        results.extend(check_image(image, where, secret, layout))     # in place: ``found`` reads this list
+    from kitgen.games.codenames import flat
+
+    if kind == "kit":
+        results = _verify_kit(value, secret, layout, dpi, jobs, progress)
+    elif kind == "pdf" and dpi >= flat.FLAT_DPI and _drawn_by_kitgen(value):
+        results = _read_flat(value, secret, layout, dpi, jobs, progress)
+    else:
+        results = []
+        key = f"{key_payload.PREFIX}:"
+        for where, image in scans.images(kind, value, dpi,
+                                         found=lambda: any(r.payload.startswith(key) for r in results)):
+            results.extend(check_image(image, where, secret, layout))     # in place: ``found`` reads this list
     if not results:
         raise KitgenError(scans.NO_CODE, source=target)
+    return results
+
+
+def _drawn_by_kitgen(path) -> bool:
+    document = scans.open_pdf(path)
+    try:
+        return scans.made_by_kitgen(document)
+    finally:
+        document.close()
+
+
+def _read_flat(path, secret: Secret | None, layout, dpi: float, jobs: int, progress, prefix: str = ""):
+    """A PDF kitgen drew, read flat: at the manifest's places when it is the manifest's own file
+    (its name and SHA-256), else where its QR codes are found."""
+    from kitgen.games.codenames import flat
+
+    spots = None
+    if secret is not None and secret.positions:
+        name = next((name for name, digest in secret.files if Path(name).name == Path(path).name
+                     and digest == files.sha256_of(path, scans.MAX_PDF_BYTES)), None)
+        spots = flat.spots_by_page(secret, name) if name else None
+        if spots is not None:
+            if layout is None:
+                layout = _edition_layout(*_rows_duet(secret))
+            check_payload(secret.positions[0][0], secret)     # the deck, dealt once, before the workers fork
+    return flat.read_pdf(path, secret, layout, dpi, spots or None, jobs, progress, prefix)
+
+
+def _rows_duet(secret: Secret) -> tuple[int, bool]:
+    parsed = key_payload.decode(secret.positions[0][0])
+    duet = isinstance(parsed, key_payload.DuetPayload)
+    return len(parsed.side_a if duet else parsed.grid), duet
+
+
+def _verify_kit(folder: Path, secret: Secret, layout, dpi: float, jobs: int, progress) -> list[CardResult]:
+    """Every key of a built kit's folder, each in the file and at the place its manifest gives."""
+    from kitgen.games.codenames import flat
+
+    if dpi < flat.FLAT_DPI:
+        raise KitgenError(f"a kit's folder is read at --dpi {flat.FLAT_DPI} or more; give a higher --dpi",
+                          source=str(folder))
+    named = {file for _, file, _, _ in secret.positions}
+    if not named:
+        raise KitgenError("its manifest lists no key cards; give the folder of a Codenames kit",
+                          source=str(folder))
+    results = []
+    for name, _ in secret.files:
+        if name in named:
+            path = folder / name
+            if not path.is_file():
+                raise KitgenError(f"{name}, which its manifest lists, is not in the folder; build the kit again",
+                                  source=str(folder))
+            results += _read_flat(path, secret, layout, dpi, jobs, progress, prefix=f"{name} ")
     return results

@@ -1,0 +1,247 @@
+"""Key cards whose QR code cannot be read, found by their outline and told by their printed grid
+among the kit's deck (docs/design.md §5.2, "Without the QR code").
+
+A card's outline is the edge of its lights against the table, and the edge of its pale panel
+inside them: both are four-sided, and each is found as a convex quadrilateral among the photo's
+edges (OpenCV's Canny, then contours simplified to four corners). Each quadrilateral is tried as
+the card's trim and as its panel, at each of the four quarter turns: the card is drawn flat
+through that map and its cells are read (``verify.CardReader``), with how clearly each cell is
+not each other type (its *evidence*). A face of the deck (a key's grid; a duet key's two sides)
+is then as far from what was read as the evidence against it, summed over its cells: 0 when
+every cell reads as that face, about 1 for a face that differs in one cell read clearly. The
+nearest face is named only when it is within ``IDENTIFY`` and every other face of the deck, at
+any turn, is at least ``SEPARATION`` farther: then the card is checked as if its QR code had
+been read (``verify._check_code``, from the QR's place on that map), so the verdict is the one
+its QR code would have given."""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kitgen import registration, scans
+from kitgen.games.codenames import duet_keys, key_deck, key_payload, photos, symbols
+
+WORK = 1600             # pixels across at most, of the photo searched for outlines (a card still 75 px wide)
+CANNY = (40, 120)       # OpenCV Canny's thresholds, on the photo softened by a Gaussian of 1 px
+SIMPLIFY = 0.03         # of an outline's length: how far its corners may be simplified to four
+SIDE_RATIO = 2.2        # longest over shortest side of a card's outline, at most (a square card tilted 60°)
+MIN_CARD = 150          # pixels: the narrowest card looked for (its cells 25 px wide)
+SAME = 0.04             # of a quadrilateral's size: two whose corners are all this near are one
+IDENTIFY = 3.0          # the most evidence against the nearest face for it to be named
+SEPARATION = 0.5        # how much more evidence against every other face, at any turn
+
+
+@dataclass
+class Found:
+    """A card told by its grid: its payload, the face shown ("" for a one-sided key), the map from
+    the card (points, y down) to the photo, the evidence against it and against the next nearest
+    face, and how many cells differ from that next face."""
+
+    payload: str
+    face: str
+    matrix: np.ndarray
+    against: float
+    nearest: float
+    nearest_cells: int
+
+
+def outlines(grey: np.ndarray) -> list[np.ndarray]:
+    """The convex four-sided outlines in ``grey`` that could be a card's trim or panel, largest
+    first, each as 4 corners (pixels) in clockwise order on the screen (y down)."""
+    import cv2
+
+    scale = min(1.0, WORK / max(grey.shape))
+    small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else grey
+    edges = cv2.Canny(cv2.GaussianBlur(small, (0, 0), 1.0), *CANNY)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    least = MIN_CARD * scale * 0.8
+    frame = small.shape[0] * small.shape[1]
+    found = []
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        area = cv2.contourArea(hull)
+        if area < least * least or area > 0.8 * frame:
+            continue
+        corners = cv2.approxPolyDP(hull, SIMPLIFY * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(float)
+        if len(corners) != 4:
+            continue
+        sides = [math.dist(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+        if min(sides) < least or max(sides) > SIDE_RATIO * min(sides):
+            continue
+        corners /= scale
+        if _signed_area(corners) < 0:
+            corners = corners[::-1]
+        size = max(sides) / scale
+        if not any(np.abs(_aligned(corners, q) - q).max() < SAME * size for q, _ in found):
+            found.append((corners, area))
+    return [q for q, _ in sorted(found, key=lambda f: -f[1])]
+
+
+def _signed_area(corners) -> float:
+    x, y = corners[:, 0], corners[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2
+
+
+def _aligned(corners, other):
+    """``corners`` turned (their order rolled) to lie nearest ``other``'s."""
+    return min((np.roll(corners, k, axis=0) for k in range(4)), key=lambda c: float(np.abs(c - other).sum()))
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The faces a kit's key cards may show, as rows of type indices, with their payloads."""
+
+    payloads: tuple[str, ...]
+    names: tuple[str, ...]           # the face each row is: "", "side A", "side B"
+    cells: np.ndarray                # (faces, cells) indices into ``kinds``
+    kinds: str
+    rows: int
+    cols: int
+
+
+_decks: dict = {}
+
+
+def deck_of(secret) -> Deck | None:
+    """The faces of the kit's deck (from its manifest: seed, kit id, edition, size), or None
+    when the secret does not say them."""
+    from kitgen.games.codenames import verify
+    from kitgen.games.codenames.editions import EDITIONS
+
+    if not secret or not secret.kit or not secret.total or secret.edition not in EDITIONS:
+        return None
+    key = (secret.seed, secret.kit, secret.edition, secret.total)
+    if key not in _decks:
+        edition = EDITIONS[secret.edition]
+        duet = edition.cooperative
+        cards = verify.deck(secret.seed, None if duet else edition.rows, secret.total)
+        code = key_deck.kit_secret(secret.seed)
+        kinds = symbols.DUET_KINDS if duet else symbols.KINDS
+        payloads, names, grids = [], [], []
+        for card in cards:
+            text = key_payload.encode_duet(secret.kit, card, code) if duet else key_payload.encode(secret.kit, card,
+                                                                                                   code)
+            sides = {"side A": card.side_a, "side B": duet_keys.half_turn(card.side_b)} if duet else {"": card.grid}
+            for name, grid in sides.items():
+                payloads.append(text)
+                names.append(name)
+                grids.append([kinds.index(c) for c in "".join(grid)])
+        if len(_decks) > 4:
+            _decks.clear()
+        _decks[key] = Deck(tuple(payloads), tuple(names), np.array(grids, np.int16), kinds, edition.rows, edition.cols)
+    return _decks[key]
+
+
+def against(deck: Deck, evidence: list[dict]) -> np.ndarray:
+    """For each face of the deck, the evidence against it of a card read so (summed over its cells)."""
+    table = np.array([[e.get(k, 0.0) for k in deck.kinds] for e in evidence], float)      # (cells, kinds)
+    return table[np.arange(table.shape[0])[None, :], deck.cells].sum(axis=1)
+
+
+def find(photo: np.ndarray, grey: np.ndarray, secret, layouts, skip=()) -> list[Found]:
+    """The deck's cards in the photo told by their grids, each once, none whose payload is in ``skip``."""
+    deck = deck_of(secret)
+    if deck is None:
+        return []
+    out: list[Found] = []
+    taken: list[np.ndarray] = []
+    for quad in outlines(grey):
+        centre = quad.mean(axis=0)
+        if any(_inside(centre, q) for q in taken):
+            continue
+        candidates = []          # (evidence, face index, map): each reading's nearest face and its next
+        for lay in layouts:
+            for shape in (0, 1):
+                for turn in range(4):
+                    reader = _reader(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
+                    if reader is None:
+                        continue
+                    costs = against(deck, reader.evidence)
+                    for index in np.argsort(costs, kind="stable")[:2]:
+                        candidates.append((float(costs[index]), int(index), reader.matrix))
+        if not candidates:
+            continue
+        cost, index, matrix = min(candidates, key=lambda c: c[0])
+        if deck.payloads[index] in skip or any(f.payload == deck.payloads[index] and f.face == deck.names[index]
+                                               for f in out):
+            continue
+        nearest = min((c[0] for c in candidates if c[1] != index), default=math.inf)
+        if cost > IDENTIFY or nearest < cost + SEPARATION:
+            continue
+        differ = (deck.cells != deck.cells[index]).sum(axis=1)
+        differ[index] = deck.cells.shape[1] + 1
+        out.append(Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min())))
+        taken.append(quad)
+    return out
+
+
+def _inside(point, quad) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(quad.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
+
+
+def qr_code(found: Found, layout) -> scans.Code:
+    """The QR code the card's payload would be, where its map puts the QR box."""
+    corners = registration.apply(found.matrix, photos.qr_on_card(layout))
+    return scans.Code(found.payload, tuple((float(x), float(y)) for x, y in corners))
+
+
+def _counts_fit(cells: str, edition) -> bool:
+    """Whether a card read so has an edition's counts of each type (a key card's, whichever key)."""
+    if edition.cooperative:
+        return (cells.count("G"), cells.count("N"), cells.count("A")) == \
+            (edition.starting_agents, edition.bystanders, edition.assassins)
+    agents = sorted((cells.count("R"), cells.count("B")))
+    return agents == sorted((edition.starting_agents, edition.other_agents)) and \
+        (cells.count("N"), cells.count("A")) == (edition.bystanders, edition.assassins)
+
+
+def key_cards_in_view(photo: np.ndarray, grey: np.ndarray, layouts) -> int:
+    """How many outlines in the photo read as a key card of some edition (``layouts``: (edition,
+    layout) pairs) -- its cells hold that edition's counts of each type -- without a deck to tell
+    which key: the cards in view whose QR codes cannot be read."""
+    count, taken = 0, []
+    for quad in outlines(grey):
+        if any(_inside(quad.mean(axis=0), q) for q in taken):
+            continue
+        if any(_reads_as_key(photo, quad, edition, lay) for edition, lay in layouts):
+            count += 1
+            taken.append(quad)
+    return count
+
+
+def _reads_as_key(photo, quad, edition, layout) -> bool:
+    kinds = symbols.DUET_KINDS if edition.cooperative else symbols.KINDS
+    for shape in (0, 1):
+        for turn in range(4):
+            reader = _reader(photo, quad, layout, shape, turn, edition.rows, edition.cols, kinds)
+            if reader is not None and _counts_fit(reader.cells_read, edition):
+                return True
+    return False
+
+
+def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, kinds: str):
+    """The cells of the card whose trim (``shape`` 0) or panel (1) is ``quad``, at quarter ``turn``,
+    read (``CardReader.read``; the map from the card is its ``matrix``); None for a degenerate quad."""
+    from PIL import Image
+
+    from kitgen.games.codenames import verify
+
+    card = layout.key_card
+    width, height = card.size
+    inset = card.panel.inset if shape else 0
+    points = [(inset, inset), (width - inset, inset), (width - inset, height - inset), (inset, height - inset)]
+    try:
+        matrix = registration.homography(points, np.roll(quad, turn, axis=0))
+    except ValueError:
+        return None
+    native = registration.pixels_per_unit(matrix, width / 2, height / 2)
+    scale = min(max(native, photos.READ_SCALE[0]), photos.READ_SCALE[1])
+    flat = registration.rectify(photo, matrix, scale, card.size)
+    reader = verify.CardReader(Image.fromarray(flat), scale, layout, rows, cols, kinds)
+    reader.cells_read = reader.read()
+    reader.matrix = matrix
+    return reader

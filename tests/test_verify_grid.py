@@ -1,0 +1,212 @@
+"""kitgen verify without the QR code (docs/design.md §5.2, "Without the QR code"): with the kit's
+manifest a card whose QR code cannot be read is told by its outline and printed grid among the
+deck's keys and checked as its QR code would have been; without a deck it is reported as unread.
+On seeded photos of the simulator (photosim.py): hand-held ones whose QR codes zxing cannot read,
+and cards whose QR code is painted over."""
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from kitgen.games.codenames import outline, verify
+from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
+
+import photosim
+from raster import render_page
+
+DPI = 500
+REMARK = "its QR code could not be read: told by its printed grid among the kit's 40 keys"
+
+
+def kitgen(*args):
+    return subprocess.run([sys.executable, "-m", "kitgen", *map(str, args)], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def kit(default_kit):
+    folder, _, manifest = default_kit
+    pages = {}
+
+    def page(number):
+        if number not in pages:
+            pages[number] = render_page(str(folder / "keys.pdf"), number - 1, DPI)
+        return pages[number]
+    return folder, manifest, page
+
+
+def _box(rect, page):
+    s = DPI / 72
+    height = page.height / s
+    x0, y0, x1, y1 = rect
+    return x0 * s, (height - y1) * s, x1 * s, (height - y0) * s
+
+
+def _card(kit, entry, repaint=None, hide_qr=False):
+    """Key ``entry``'s cut card at DPI; ``repaint``: (cell index, type) painted over; ``hide_qr``:
+    its QR code (and quiet zone) painted white."""
+    from kitgen import layouts
+
+    _, _, page_of = kit
+    page = page_of(entry["page"])
+    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
+    card = page.crop((left, top, right, bottom))
+    layout = layouts.load("default")
+    if repaint:
+        index, kind = repaint
+        x0, y0, x1, y1 = _box(entry["cells"][index], page)
+        card = photosim.repaint(card, (x0 - left, y0 - top, x1 - left, y1 - top), kind, layout,
+                                layout.key_card.grid.symbol)
+    if hide_qr:
+        qx, qy, size, _ = layout.key_card.qr.box
+        s = DPI / 72
+        height = layout.key_card.size[1]
+        pad = size * 0.1
+        ImageDraw.Draw(card).rectangle(((qx - pad) * s, (height - qy - size - pad) * s, (qx + size + pad) * s,
+                                        (height - qy + pad) * s), fill=(255, 255, 255))
+    return card
+
+
+def _bench_card(kit, seed):
+    """The card and hand-held shot bench/photos.py --handheld draws for ``seed``."""
+    _, manifest, _ = kit
+    entry = random.Random(seed).choice(manifest["keys"])
+    card = _card(kit, entry)
+    shot = photosim.draw_shot(seed, card.size, card.size[0], frames=photosim.FRAMES, profile=photosim.HANDHELD)
+    return entry, card, shot
+
+
+def _grid(entry) -> str:
+    return "".join(entry["payload"].split(":")[4].split("/"))
+
+
+# seeds of hand-held photos (cards 336 and 401 px wide, defocus 1.2 and 2.1 px, shaken 3.6 and 3.3 px)
+# whose QR codes zxing does not read, by any of find_codes' passes
+HARD = (10, 2)
+
+
+@pytest.mark.parametrize("seed", HARD)
+def test_a_hand_held_photo_whose_qr_does_not_read_verifies_by_its_grid(kit, seed, tmp_path):
+    folder, _, _ = kit
+    entry, card, shot = _bench_card(kit, seed)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(photosim.take(card, shot))
+    assert not verify.scans.find_codes(Image.open(photo))             # the QR code itself does not read
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"OK   key {entry['number']:02d}/40 CLASSIC-EN (photo.jpg): the key of its kit"
+    assert lines[1].startswith(f"     {REMARK}")
+    assert lines[-1] == "1 key card(s) checked: 1 passed, 0 failed"
+
+
+@pytest.mark.parametrize("seed", HARD)
+def test_a_repainted_cell_on_a_hand_held_photo_still_fails(kit, seed, tmp_path):
+    folder, _, _ = kit
+    entry, card, shot = _bench_card(kit, seed)
+    grid = _grid(entry)
+    index = 12
+    kind = "A" if grid[index] != "A" else "N"
+    forged = _card(kit, entry, repaint=(index, kind))
+    photo = tmp_path / "forged.jpg"
+    photo.write_bytes(photosim.take(forged, shot))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 3, result.stdout + result.stderr
+    label = f"key {entry['number']:02d}/40 CLASSIC-EN"
+    assert result.stdout.startswith(f"FAIL {label} (forged.jpg): {label}: cell row 3, column 3: expected "
+                                    f"{TYPE_NAMES[grid[index]]}, found {TYPE_NAMES[kind]}\n     {REMARK}")
+
+
+def test_without_the_kit_a_card_whose_qr_does_not_read_is_reported_as_such(kit, tmp_path):
+    entry, card, shot = _bench_card(kit, HARD[0])
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(photosim.take(card, shot))
+    result = kitgen("verify", photo)
+    assert result.returncode == 3
+    assert result.stdout == f"FAIL a key card (photo.jpg): a key card: {verify.NO_DECK}\n" \
+                            "1 key card(s) checked: 0 passed, 1 failed\n"
+
+
+SEEDS = (700, 703, 706)         # steady photos (photosim.STEADY), as test_photos' single cards
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_key_whose_qr_is_painted_over_still_verifies(kit, seed, tmp_path):
+    folder, manifest, _ = kit
+    entry = manifest["keys"][seed % 40]
+    card = _card(kit, entry, hide_qr=True)
+    photo = tmp_path / "hidden.jpg"
+    photo.write_bytes(photosim.take(card, photosim.draw_shot(seed, card.size, card.size[0],
+                                                             frames=photosim.FRAMES[:3])))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"OK   key {entry['number']:02d}/40 CLASSIC-EN (hidden.jpg): the key of its "
+                                    f"kit\n     {REMARK}")
+
+
+def test_a_repainted_cell_of_a_key_whose_qr_is_painted_over_fails(kit, tmp_path):
+    folder, manifest, _ = kit
+    entry = manifest["keys"][5]
+    grid = _grid(entry)
+    index = next(i for i, t in enumerate(grid) if t == "N")
+    card = _card(kit, entry, repaint=(index, "R"), hide_qr=True)
+    photo = tmp_path / "forged.jpg"
+    photo.write_bytes(photosim.take(card, photosim.draw_shot(701, card.size, card.size[0],
+                                                             frames=photosim.FRAMES[:3])))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 3
+    label = f"key {entry['number']:02d}/40 CLASSIC-EN"
+    assert f"FAIL {label} (forged.jpg): {label}: cell row {index // 5 + 1}, column {index % 5 + 1}: expected " \
+           f"bystander, found red\n" in result.stdout
+
+
+def test_two_keys_that_differ_in_one_cell_are_told_apart(kit, monkeypatch):
+    """A deck of two faces that differ in one cell only: a photo of each is told as that one (the
+    cell that differs is read clearly), never as the other."""
+    folder, manifest, _ = kit
+    entry = manifest["keys"][3]
+    grid = _grid(entry)
+    index = next(i for i, t in enumerate(grid) if t == "N")
+    twin = grid[:index] + "B" + grid[index + 1:]
+    kinds = "RBNA"
+    deck = outline.Deck(("KEY", "TWIN"), ("", ""), np.array([[kinds.index(c) for c in g] for g in (grid, twin)]),
+                        kinds, 5, 5)
+    monkeypatch.setattr(outline, "deck_of", lambda secret: deck)
+    secret = verify.load_manifest(str(folder / "manifest.json"))
+    layouts = [verify._edition_layout(5, False)]
+    for seed, (cards, name) in enumerate(((None, "KEY"), ((index, "B"), "TWIN")), 702):
+        card = _card(kit, entry, repaint=cards, hide_qr=True)
+        shot = photosim.draw_shot(seed, card.size, card.size[0], frames=photosim.FRAMES[:3])
+        photo = photosim.photograph(card, shot).convert("RGB")
+        found = outline.find(np.asarray(photo), np.asarray(photo.convert("L")), secret, layouts)
+        assert [f.payload for f in found] == [name]
+        assert found[0].against < 0.5 and found[0].nearest >= found[0].against + outline.SEPARATION
+        assert found[0].nearest_cells == 1
+
+
+def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
+    """The grid of a key from another seed is no key of this deck: no card is named."""
+    folder, manifest, _ = kit
+    other = tmp_path / "other"
+    assert kitgen("keys", "--count", 12, "--seed", "another seed", "--out", other).returncode == 0
+    volume = next(other.iterdir()) / "keys-001.pdf"
+    page = render_page(str(volume), 0, DPI)
+    entry = manifest["keys"][0]                 # the same place on the sheet
+    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
+    card = page.crop((left, top, right, bottom))
+    ImageDraw.Draw(card)
+    from kitgen import layouts
+
+    layout = layouts.load("default")
+    qx, qy, size, _ = layout.key_card.qr.box
+    s, height = DPI / 72, layout.key_card.size[1]
+    ImageDraw.Draw(card).rectangle(((qx - 4) * s, (height - qy - size - 4) * s, (qx + size + 4) * s,
+                                    (height - qy + 4) * s), fill=(255, 255, 255))
+    photo = tmp_path / "foreign.jpg"
+    photo.write_bytes(photosim.take(card, photosim.draw_shot(704, card.size, card.size[0],
+                                                             frames=photosim.FRAMES[:3])))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 2 and "no QR code found" in result.stderr, result.stdout + result.stderr
