@@ -78,6 +78,8 @@ def find_codes(image) -> list[Code]:
     found: list[Code] = []
     for scale, amount in PASSES:
         _read(grey, scale, amount, found)
+        if found:           # a sheet's other codes are looked for where its cards say they lie (verify)
+            break
     if not found:
         for scale, amount in HARD_PASSES:
             _read(grey, scale, amount, found)

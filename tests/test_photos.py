@@ -171,28 +171,24 @@ def test_a_photo_of_part_of_a_sheet_names_the_keys_it_does_not_show(kit, seed, t
     assert sum(t in ("whole", "part") for t in truth.values()) >= 2
 
 
-def test_a_key_in_view_whose_qr_cannot_be_read_fails_the_photo_without_the_kit(kit, tmp_path):
-    """Never a silent pass on fewer cards than are in view: with the seed alone (no deck to tell the
-    card by its grid) the card fails; with the kit's manifest it is told by its printed grid and
-    checked as its QR code would have been (tests/test_verify_grid.py)."""
+def test_with_the_kit_a_key_whose_qr_cannot_be_read_is_told_by_its_grid(kit, tmp_path):
+    """Never a silent pass on fewer cards than are in view: with the seed alone (below) the scribbled
+    card fails; with the kit's manifest it is told by its printed grid and checked as its QR code
+    would have been (tests/test_verify_grid.py)."""
     path, _, _ = sheet_photo(kit, 821, tmp_path, damage=17)
-    result = kitgen("verify", str(path), "--seed", SEED)
-    assert result.returncode == 3, result.stdout
-    assert "FAIL a key card (sheet-821.jpg): a key card: its QR code is in view but could not " \
-           "be read: hold the phone flat above the cards, come closer, and add light" in result.stdout
     told = kitgen("verify", str(path), "--kit", str(kit[0] / "manifest.json"))
     assert told.returncode == 0, told.stdout
     assert "OK   key 17/40 CLASSIC-EN (sheet-821.jpg): the key of its kit\n     its QR code could not be read: told " \
            "by its printed grid among the kit's 40 keys" in told.stdout
     assert told.stdout.endswith("12 key card(s) checked: 12 passed, 0 failed\n")
-    assert result.stdout.strip().endswith("12 key card(s) checked: 11 passed, 1 failed")
 
 
 def test_without_the_manifest_an_unread_key_in_view_still_fails(kit, tmp_path):
     path, _, _ = sheet_photo(kit, 821, tmp_path, damage=17)
     result = kitgen("verify", str(path), "--seed", SEED)
     assert result.returncode == 3
-    assert "FAIL a key card (sheet-821.jpg): a key card: its QR code is in view but could not be read" in result.stdout
+    assert "FAIL a key card (sheet-821.jpg): a key card: its QR code is in view but could not be read (unclear): " \
+           "hold the phone flat above the cards, come closer, and add light" in result.stdout
     assert result.stdout.strip().endswith("12 key card(s) checked: 11 passed, 1 failed")
 
 

@@ -196,7 +196,7 @@ def test_seed_and_kit_together_are_refused(tmp_path):
     assert result.returncode == 2 and "not both" in result.stderr
 
 
-# --- keys behind a web address (--verify-url, a kit file's verify_url; docs/design.md §5.4) ---
+# --- keys behind a web address (--verify-url, a kit file's verify_url; docs/design.md §5.5) ---
 
 URL = "https://example.org/kit/verify.html"
 

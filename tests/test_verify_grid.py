@@ -210,3 +210,44 @@ def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
                                                              frames=photosim.FRAMES[:3])))
     result = kitgen("verify", photo, "--kit", folder / "manifest.json")
     assert result.returncode == 2 and "no QR code found" in result.stderr, result.stdout + result.stderr
+
+
+def _qr_photo(module: float, blur: float = 0.0, ink: int = 20, paper: int = 235):
+    """A grey photo of a key card's QR alone, drawn ``module`` pixels a module (then blurred by a
+    Gaussian of ``blur`` modules), and the map from the card (points, y down) to it."""
+    import cv2
+
+    from kitgen import layouts
+    from kitgen.games.codenames import photos
+    from kitgen.render import qr
+
+    layout = layouts.load("default")
+    text = "KG1:CLASSIC-EN:1/40:B:NRBBN/NNRBN/RBRBN/BRANR/BRRBB:6SCNYE"
+    matrix = np.array(qr.matrix(text))
+    (x0, y0), *_ = photos.qr_on_card(layout)
+    size = layout.key_card.qr.box[2]
+    scale = module * len(matrix) / size                      # pixels a point
+    cells = np.kron(np.where(matrix, ink, paper), np.ones((8, 8))).astype(np.float32)
+    side = round(len(matrix) * module)
+    drawn = cv2.resize(cells, (side, side), interpolation=cv2.INTER_AREA)
+    margin = round(6 * module) + 4
+    grey = np.full((side + 2 * margin, side + 2 * margin), paper, np.float32)
+    grey[margin:margin + side, margin:margin + side] = drawn
+    if blur:
+        grey = cv2.GaussianBlur(grey, (0, 0), blur * module)
+    to_photo = np.array([[scale, 0, margin - x0 * scale], [0, scale, margin - y0 * scale], [0, 0, 1]])
+    return grey.clip(0, 255).astype(np.uint8), to_photo, layout, len(matrix)
+
+
+@pytest.mark.parametrize("module, blur, ink, paper, why", [
+    (1.5, 0.0, 20, 235, "too small"),
+    (6.0, 2.0, 20, 235, "blurred"),
+    (6.0, 0.0, 90, 130, "too dark or washed out"),
+    (6.0, 0.0, 20, 235, "unclear"),
+])
+def test_an_unread_qr_says_why(module, blur, ink, paper, why):
+    from kitgen.games.codenames import photos
+
+    grey, matrix, layout, modules = _qr_photo(module, blur, ink, paper)
+    reason, advice = photos.why_unread(grey, matrix, layout, modules)
+    assert reason.startswith(why) and advice, reason

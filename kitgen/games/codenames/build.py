@@ -154,7 +154,7 @@ def pod_files(kit: Kit, p: Prepared, progress: Progress) -> tuple[list[BuiltFile
 
 def key_qr_texts(kit: Kit, payloads: list[str], layout) -> list[str]:
     """What the key cards' QR codes hold. Behind a web address a symbol grows; one whose modules
-    would print under MIN_QR / 33 (0.3 mm in the default layout's box) is refused (docs/design.md §5.4)."""
+    would print under MIN_QR / 33 (0.3 mm in the default layout's box) is refused (docs/design.md §5.5)."""
     if not kit.verify_url:
         return payloads
     texts = [f"{kit.verify_url}#{p}" for p in payloads]

@@ -239,3 +239,36 @@ def look_for_qr(grey: np.ndarray, matrix: np.ndarray, layout, modules: int):
     text, corners = min(found, key=lambda f: math.dist(np.mean(f[1], axis=0), (patch.shape[1] / 2,) * 2))
     mapped = registration.apply(region, [(x / scale, y / scale) for x, y in corners])
     return scans.Code(text, tuple((float(x), float(y)) for x, y in mapped)), True
+
+
+def why_unread(grey: np.ndarray, matrix: np.ndarray, layout, modules: int) -> tuple[str, str]:
+    """Why the QR code of the card at ``matrix`` (in view) could not be read, and what to do:
+    too small (under SMALL_MODULE pixels a module), blurred (its edges wider than BLURRED of a
+    module), too dark (paper and ink within DIM levels), else unclear."""
+    import cv2
+
+    on_card = qr_on_card(layout)
+    size = on_card[1][0] - on_card[0][0]
+    corners = registration.apply(matrix, on_card)
+    module = registration.pixels_per_unit(matrix, on_card[0][0] + size / 2, on_card[0][1] + size / 2) * size / modules
+    if module < SMALL_MODULE:
+        return (f"too small, {module:.1f} pixels a module", "come closer, so that a card is at least 400 pixels "
+                "wide in the photo")
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    height, width = grey.shape[:2]
+    patch = grey[max(int(y0), 0):min(int(y1) + 1, height), max(int(x0), 0):min(int(x1) + 1, width)].astype(np.float32)
+    if patch.size < 16:
+        return "cut off", "take the whole card"
+    low, high = np.percentile(patch, (5, 95))
+    if high - low < DIM:
+        return "too dark or washed out", "add light, and keep the phone's shadow and glare off the card"
+    gradient = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    edge = (high - low) / max(float(np.percentile(gradient, 99)), 1e-6)      # pixels an edge takes to rise
+    if edge > BLURRED * module:
+        return f"blurred, its edges {edge:.1f} pixels wide", "hold the phone steadier, and let it focus"
+    return "unclear", "hold the phone flat above the cards, come closer, and add light"
+
+
+SMALL_MODULE = 2.0      # pixels a QR module, under which a photo's code is too small to read
+BLURRED = 1.5           # modules: an edge wider than this blurs the modules together (a read one: about 1)
+DIM = 60                # levels between paper and ink, under which a photo is too dark to read

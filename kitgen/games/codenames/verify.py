@@ -332,14 +332,25 @@ def compare_grid(expected: str, printed: str, cols: int, label: str) -> list[str
 
 
 @cache
+def _kit_layout(name: str, ink: str, colour: str, duet: bool):
+    """A kit's layout, as its manifest names it, with its ink and colour overlays (loaded once)."""
+    return layout_mod.load(name, layout_overlays(ink, colour, duet))
+
+
+@cache
 def _edition_layout(rows: int, duet: bool = False, ink: str = "normal"):
     """The built-in layout of a key's edition, with the ink saver laid over it for ``ink`` saver."""
     return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout,
                            layout_overlays(ink, "rgb", duet))
 
 
-UNREAD = ("its QR code is in view but could not be read: hold the phone flat above the cards, "
-          "come closer, and add light")
+UNREAD = "its QR code is in view but could not be read"
+
+
+def unread(grey, matrix, layout, modules: int) -> str:
+    """The problem of a card whose QR code is in view but unread: why, and what to do."""
+    why, advice = photos.why_unread(grey, matrix, layout, modules)
+    return f"{UNREAD} ({why}): {advice}"
 
 
 def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
@@ -482,7 +493,8 @@ def _search_sheet(photo, grey, where: str, secret: Secret | None, layout, placed
                 if card:
                     queue.append(card)
             elif code is None and finders:
-                out.append(CardResult(where, expected or "", [f"{CardResult(where, expected or '').label}: {UNREAD}"]))
+                label = CardResult(where, expected or "").label
+                out.append(CardResult(where, expected or "", [f"{label}: {unread(grey, there, lay, modules)}"]))
                 if expected:
                     found_payloads.add(expected)
                 queue.append((there, lay, modules, expected))
@@ -513,9 +525,11 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     built-in layout."""
     import numpy as np
 
-    image = image.convert("RGB")
+    import cv2
+
+    image = image if image.mode == "RGB" else image.convert("RGB")
     photo = np.asarray(image)
-    grey = np.asarray(image.convert("L"))
+    grey = cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY)          # ITU-R 601 luma, as PIL's "L"
     results, placed = [], []
     for code in scans.find_codes(grey):
         result, card = _check_code(code, photo, grey, where, secret, layout)
@@ -525,16 +539,18 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     results += _search_sheet(photo, grey, where, secret, layout, placed, results)
     if secret is not None and (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
         results = _by_grid(photo, grey, where, secret, layout, results)
-    if not results and (secret is None or not secret.positions):
-        results = _unread_cards(photo, grey, where, layout)
+    if not results:
+        results = _unread_cards(photo, grey, where, layout, NOT_TOLD if secret and secret.positions else NO_DECK)
     return results
 
 
 NO_DECK = ("its QR code cannot be read: come closer, hold the phone steadier and add light; or give --kit "
            "(the kit's manifest.json) to tell it by its printed grid")
+NOT_TOLD = ("its QR code cannot be read, and its printed grid does not tell which of the kit's keys it is: come "
+            "closer, hold the phone steadier and add light")
 
 
-def _unread_cards(photo, grey, where: str, layout) -> list[CardResult]:
+def _unread_cards(photo, grey, where: str, layout, problem: str) -> list[CardResult]:
     """A failure for each key card in view whose QR code cannot be read, told by its outline and
     its cells' counts (any edition's), when there is no deck to tell which key it is."""
     from kitgen.games.codenames import outline
@@ -542,7 +558,7 @@ def _unread_cards(photo, grey, where: str, layout) -> list[CardResult]:
 
     layouts = [(e, layout or _edition_layout(e.rows, e.cooperative)) for e in EDITIONS.values()]
     count = outline.key_cards_in_view(photo, grey, layouts)
-    return [CardResult(where, "", [f"a key card: {NO_DECK}"]) for _ in range(count)]
+    return [CardResult(where, "", [f"a key card: {problem}"]) for _ in range(count)]
 
 
 def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[CardResult]) -> list[CardResult]:
@@ -575,7 +591,7 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200, jobs: in
     kind, value = scans.classify(target)
     if kind == "kit":
         secret = secret or load_manifest(str(value / "manifest.json"))
-    layout = layout_mod.load(secret.layout, layout_overlays(secret.ink, secret.colour, secret.edition == "duet")) \
+    layout = _kit_layout(secret.layout, secret.ink, secret.colour, secret.edition == "duet") \
         if secret and secret.layout else None
     if kind == "payload":
         value = scans.payload_of(value)

@@ -1,7 +1,7 @@
 """``verify.html``: one self-contained page that shows a key card from its payload (typed,
 pasted, in the URL fragment, or scanned with the camera) and, given the kit's seed, checks
 that it belongs to the kit -- offline, from the kit folder, a static host or a phone's files
-(docs/design.md §5.4). The page inlines jsQR (vendor/) for browsers without BarcodeDetector."""
+(docs/design.md §5.5). The page inlines jsQR (vendor/) for browsers without BarcodeDetector."""
 
 import importlib.resources
 from pathlib import Path
@@ -30,7 +30,7 @@ def page(layout) -> bytes:
 
 def _green(layout) -> str:
     """The duet edition's green agent colour: the layout's own ``types.green`` (a duet kit), else
-    the built-in duet layout's, so every kit's page shows a duet key (docs/design.md §5.4, §12)."""
+    the built-in duet layout's, so every kit's page shows a duet key (docs/design.md §5.5, §12)."""
     if "green" not in layout.types:
         layout = layouts.load("duet")
     return layout.colours[layout.types.green.colour].rgb
