@@ -62,7 +62,7 @@ class Code:
 
 # Photos defeat one reading in different ways: the image as it is; sharpened (a phone's
 # soft focus and JPEG blur the modules together); twice as large and sharpened (a code
-# under about 3 pixels a module, or far and tilted). Each pass adds the codes it finds.
+# under about 3 pixels a module, or far and tilted). The first pass that finds a code is the last.
 PASSES = ((1, 0.0), (1, 1.0), (2, 1.0))          # (scale, unsharp amount)
 # tried only when those found nothing: twice as large and sharpened hard, for a photo taken at arm's
 # length, out of focus (on the hand-held photos of tests/photosim.py it finds a third of the codes the

@@ -130,6 +130,29 @@ def test_without_the_kit_a_card_whose_qr_does_not_read_is_reported_as_such(kit, 
                             "1 key card(s) checked: 0 passed, 1 failed\n"
 
 
+def test_with_the_seed_and_the_decks_size_a_card_is_told_by_its_grid(kit, tmp_path):
+    """--seed with --keys: the card is told among every edition's deck of that size (the kit id
+    unknown, so not named); the words deck's key, not a duet key's side read as words."""
+    entry, card, shot = _bench_card(kit, HARD[0])
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(photosim.take(card, shot))
+    result = kitgen("verify", photo, "--seed", "kitgen classic-en 2026", "--keys", 40)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == (f"OK   key {entry['number']:02d}/40 (photo.jpg): the key of its kit\n"
+                             "     its QR code could not be read: told by its printed grid among the 40 words keys of "
+                             f"the seed{result.stdout.split('the seed', 1)[1].split(chr(10))[0]}\n"
+                             "1 key card(s) checked: 1 passed, 0 failed\n")
+    wrong_size = kitgen("verify", photo, "--seed", "kitgen classic-en 2026", "--keys", 41)
+    assert wrong_size.returncode == 3 and "a key card: its QR code cannot be read, and its printed grid does not " \
+        "tell which of the kit's keys it is" in wrong_size.stdout
+
+
+def test_keys_without_the_seed_is_one_line(tmp_path):
+    result = kitgen("verify", "KG1:X", "--keys", 40)
+    assert result.returncode == 2 and result.stderr == "kitgen: error: --keys goes with --seed (the deck's size); " \
+        "a kit's manifest (--kit) gives it\n"
+
+
 SEEDS = (700, 703, 706)         # steady photos (photosim.STEADY), as test_photos' single cards
 
 
@@ -163,10 +186,10 @@ def test_a_repainted_cell_of_a_key_whose_qr_is_painted_over_fails(kit, tmp_path)
            f"bystander, found red\n" in result.stdout
 
 
-def test_two_keys_that_differ_in_one_cell_are_told_apart(kit, monkeypatch):
+def test_two_keys_that_differ_in_one_cell_are_told_apart(kit):
     """A deck of two faces that differ in one cell only: a photo of each is told as that one (the
     cell that differs is read clearly), never as the other."""
-    folder, manifest, _ = kit
+    _, manifest, _ = kit
     entry = manifest["keys"][3]
     grid = _grid(entry)
     index = next(i for i, t in enumerate(grid) if t == "N")
@@ -174,21 +197,20 @@ def test_two_keys_that_differ_in_one_cell_are_told_apart(kit, monkeypatch):
     kinds = "RBNA"
     deck = outline.Deck(("KEY", "TWIN"), ("", ""), np.array([[kinds.index(c) for c in g] for g in (grid, twin)]),
                         kinds, 5, 5)
-    monkeypatch.setattr(outline, "deck_of", lambda secret: deck)
-    secret = verify.load_manifest(str(folder / "manifest.json"))
     layouts = [verify._edition_layout(5, False)]
     for seed, (cards, name) in enumerate(((None, "KEY"), ((index, "B"), "TWIN")), 702):
         card = _card(kit, entry, repaint=cards, hide_qr=True)
         shot = photosim.draw_shot(seed, card.size, card.size[0], frames=photosim.FRAMES[:3])
         photo = photosim.photograph(card, shot).convert("RGB")
-        found = outline.find(np.asarray(photo), np.asarray(photo.convert("L")), secret, layouts)
+        found = outline.find(np.asarray(photo), np.asarray(photo.convert("L")), [(deck, layouts)])
         assert [f.payload for f in found] == [name]
         assert found[0].against < 0.5 and found[0].nearest >= found[0].against + outline.SEPARATION
         assert found[0].nearest_cells == 1
 
 
 def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
-    """The grid of a key from another seed is no key of this deck: no card is named."""
+    """The grid of a key from another seed is no key of this deck: no card is named, and the card in
+    view fails as one whose QR code cannot be read."""
     folder, manifest, _ = kit
     other = tmp_path / "other"
     assert kitgen("keys", "--count", 12, "--seed", "another seed", "--out", other).returncode == 0
@@ -197,7 +219,6 @@ def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
     entry = manifest["keys"][0]                 # the same place on the sheet
     left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
     card = page.crop((left, top, right, bottom))
-    ImageDraw.Draw(card)
     from kitgen import layouts
 
     layout = layouts.load("default")
@@ -209,7 +230,9 @@ def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
     photo.write_bytes(photosim.take(card, photosim.draw_shot(704, card.size, card.size[0],
                                                              frames=photosim.FRAMES[:3])))
     result = kitgen("verify", photo, "--kit", folder / "manifest.json")
-    assert result.returncode == 2 and "no QR code found" in result.stderr, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stdout == f"FAIL a key card (foreign.jpg): a key card: {verify.NOT_TOLD}\n" \
+                            "1 key card(s) checked: 0 passed, 1 failed\n"
 
 
 def _qr_photo(module: float, blur: float = 0.0, ink: int = 20, paper: int = 235):

@@ -91,6 +91,9 @@ FAMILY = Family(
             Option("commitment", "A forum game's commitment, posted before the game: check that the key (TARGET, "
                                  "a payload) and --salt are what it committed to.", metavar="HEX"),
             Option("salt", "The salt the host posted with the key after the game.", metavar="SALT"),
+            Option("keys", "With --seed: how many keys the deck holds, so that a card whose QR code cannot be read "
+                           "is told by its printed grid (--kit gives it).", kind="int", metavar="N", low=1,
+                   high=100_000),
             Option("jobs", "PDF pages read at once, by N processes (default: one per core); the report is the "
                            "same for any N.", kind="int", low=1, high=64, metavar="N"),
         ),

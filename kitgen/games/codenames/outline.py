@@ -44,6 +44,7 @@ class Found:
     against: float
     nearest: float
     nearest_cells: int
+    deck: "Deck | None" = None
 
 
 def outlines(grey: np.ndarray) -> list[np.ndarray]:
@@ -99,38 +100,47 @@ class Deck:
     kinds: str
     rows: int
     cols: int
+    edition: str = "words"
+    kit_known: bool = True           # False: the payloads carry UNKNOWN_KIT (--seed and --keys alone)
 
 
+UNKNOWN_KIT = "KIT"     # the kit id of the payloads of a deck told by its seed alone (their check codes are the seed's)
 _decks: dict = {}
 
 
-def deck_of(secret) -> Deck | None:
-    """The faces of the kit's deck (from its manifest: seed, kit id, edition, size), or None
-    when the secret does not say them."""
-    from kitgen.games.codenames import verify
+def decks_of(secret) -> list[Deck]:
+    """The decks a card may be told among: the kit's (its manifest gives seed, kit id, edition and
+    size), or, given the seed and the deck's size alone, each edition's deck of that size."""
     from kitgen.games.codenames.editions import EDITIONS
 
-    if not secret or not secret.kit or not secret.total or secret.edition not in EDITIONS:
-        return None
-    key = (secret.seed, secret.kit, secret.edition, secret.total)
+    if not secret or not secret.total:
+        return []
+    editions = [secret.edition] if secret.edition in EDITIONS else list(EDITIONS)
+    return [_deck(secret.seed, secret.kit, EDITIONS[name], secret.total) for name in editions]
+
+
+def _deck(seed: str, kit: str | None, edition, total: int) -> Deck:
+    from kitgen.games.codenames import verify
+
+    key = (seed, kit, edition.name, total)
     if key not in _decks:
-        edition = EDITIONS[secret.edition]
         duet = edition.cooperative
-        cards = verify.deck(secret.seed, None if duet else edition.rows, secret.total)
-        code = key_deck.kit_secret(secret.seed)
+        cards = verify.deck(seed, None if duet else edition.rows, total)
+        code = key_deck.kit_secret(seed)
         kinds = symbols.DUET_KINDS if duet else symbols.KINDS
         payloads, names, grids = [], [], []
         for card in cards:
-            text = key_payload.encode_duet(secret.kit, card, code) if duet else key_payload.encode(secret.kit, card,
-                                                                                                   code)
+            text = key_payload.encode_duet(kit or UNKNOWN_KIT, card, code) if duet else \
+                key_payload.encode(kit or UNKNOWN_KIT, card, code)
             sides = {"side A": card.side_a, "side B": duet_keys.half_turn(card.side_b)} if duet else {"": card.grid}
             for name, grid in sides.items():
                 payloads.append(text)
                 names.append(name)
                 grids.append([kinds.index(c) for c in "".join(grid)])
-        if len(_decks) > 4:
+        if len(_decks) > 6:
             _decks.clear()
-        _decks[key] = Deck(tuple(payloads), tuple(names), np.array(grids, np.int16), kinds, edition.rows, edition.cols)
+        _decks[key] = Deck(tuple(payloads), tuple(names), np.array(grids, np.int16), kinds, edition.rows, edition.cols,
+                           edition.name, kit is not None)
     return _decks[key]
 
 
@@ -140,39 +150,39 @@ def against(deck: Deck, evidence: list[dict]) -> np.ndarray:
     return table[np.arange(table.shape[0])[None, :], deck.cells].sum(axis=1)
 
 
-def find(photo: np.ndarray, grey: np.ndarray, secret, layouts, skip=()) -> list[Found]:
-    """The deck's cards in the photo told by their grids, each once, none whose payload is in ``skip``."""
-    deck = deck_of(secret)
-    if deck is None:
-        return []
+def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
+    """The cards in the photo told by their grids among ``decks`` ((deck, layouts) pairs: every face
+    of every deck competes), each once, none whose payload is in ``skip``."""
     out: list[Found] = []
     taken: list[np.ndarray] = []
     for quad in outlines(grey):
         centre = quad.mean(axis=0)
         if any(_inside(centre, q) for q in taken):
             continue
-        candidates = []          # (evidence, face index, map): each reading's nearest face and its next
-        for lay in layouts:
-            for shape in (0, 1):
-                for turn in range(4):
-                    reader = _reader(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
-                    if reader is None:
-                        continue
-                    costs = against(deck, reader.evidence)
-                    for index in np.argsort(costs, kind="stable")[:2]:
-                        candidates.append((float(costs[index]), int(index), reader.matrix))
+        candidates = []          # (evidence, (deck, face), map): each reading's nearest face and its next
+        for number, (deck, layouts) in enumerate(decks):
+            for lay in layouts:
+                for shape in (0, 1):
+                    for turn in range(4):
+                        reader = _reader(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
+                        if reader is None:
+                            continue
+                        costs = against(deck, reader.evidence)
+                        for index in np.argsort(costs, kind="stable")[:2]:
+                            candidates.append((float(costs[index]), (number, int(index)), reader.matrix))
         if not candidates:
             continue
-        cost, index, matrix = min(candidates, key=lambda c: c[0])
+        cost, (number, index), matrix = min(candidates, key=lambda c: c[0])
+        deck = decks[number][0]
         if deck.payloads[index] in skip or any(f.payload == deck.payloads[index] and f.face == deck.names[index]
                                                for f in out):
             continue
-        nearest = min((c[0] for c in candidates if c[1] != index), default=math.inf)
+        nearest = min((c[0] for c in candidates if c[1] != (number, index)), default=math.inf)
         if cost > IDENTIFY or nearest < cost + SEPARATION:
             continue
         differ = (deck.cells != deck.cells[index]).sum(axis=1)
         differ[index] = deck.cells.shape[1] + 1
-        out.append(Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min())))
+        out.append(Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min()), deck))
         taken.append(quad)
     return out
 

@@ -107,7 +107,10 @@ def verify(request) -> None:
 
     if seed is not None and manifest is not None:
         raise KitgenError("give --seed or --kit, not both")
-    secret = verifier.load_manifest(manifest) if manifest else verifier.Secret(seed) if seed is not None else None
+    if values.get("keys") is not None and seed is None:
+        raise KitgenError("--keys goes with --seed (the deck's size); a kit's manifest (--kit) gives it")
+    secret = verifier.load_manifest(manifest) if manifest else \
+        verifier.Secret(seed, total=values.get("keys")) if seed is not None else None
     from kitgen import scans
 
     kind, folder = scans.classify(target)

@@ -57,10 +57,15 @@ class Secret:
 
 @dataclass
 class CardResult(scans.Checked):
-    """A key card checked."""
+    """A key card checked; ``name``, when given, is its label (a key told by its grid and the seed
+    alone, whose kit id is not known)."""
+
+    name: str | None = None
 
     @property
     def label(self) -> str:
+        if self.name:
+            return self.name
         try:
             parsed = key_payload.decode(self.payload)
             return f"key {str(parsed.number).zfill(len(str(parsed.total)))}/{parsed.total} {parsed.kit}"
@@ -523,9 +528,8 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     """Every kitgen key card in ``image``: those whose QR codes are found, and their
     neighbours on a sheet. Without a layout, each card is read with its edition's
     built-in layout."""
-    import numpy as np
-
     import cv2
+    import numpy as np
 
     image = image if image.mode == "RGB" else image.convert("RGB")
     photo = np.asarray(image)
@@ -537,15 +541,16 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
         if card:
             placed.append(card)
     results += _search_sheet(photo, grey, where, secret, layout, placed, results)
-    if secret is not None and (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
+    if secret is not None and secret.total and \
+            (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
         results = _by_grid(photo, grey, where, secret, layout, results)
     if not results:
-        results = _unread_cards(photo, grey, where, layout, NOT_TOLD if secret and secret.positions else NO_DECK)
+        results = _unread_cards(photo, grey, where, layout, NOT_TOLD if secret and secret.total else NO_DECK)
     return results
 
 
 NO_DECK = ("its QR code cannot be read: come closer, hold the phone steadier and add light; or give --kit "
-           "(the kit's manifest.json) to tell it by its printed grid")
+           "(the kit's manifest.json), or --seed with --keys (the deck's size), to tell it by its printed grid")
 NOT_TOLD = ("its QR code cannot be read, and its printed grid does not tell which of the kit's keys it is: come "
             "closer, hold the phone steadier and add light")
 
@@ -567,19 +572,29 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
     from kitgen.games.codenames import outline
     from kitgen.games.codenames.editions import EDITIONS
 
-    deck = outline.deck_of(secret)
-    if deck is None:
-        return results
-    duet = EDITIONS[secret.edition].cooperative
-    layouts = [layout] if layout else [_edition_layout(deck.rows, duet), _edition_layout(deck.rows, duet, "saver")]
     read = {r.payload for r in results if not (r.problems and UNREAD in r.problems[-1])}
-    for found in outline.find(photo, grey, secret, layouts, skip=read):
+    decks = []
+    for deck in outline.decks_of(secret):
+        duet = EDITIONS[deck.edition].cooperative
+        decks.append((deck, [layout] if layout else [_edition_layout(deck.rows, duet),
+                                                     _edition_layout(deck.rows, duet, "saver")]))
+    for found in outline.find(photo, grey, decks, skip=read):
+        deck, layouts = next(pair for pair in decks if pair[0] is found.deck)
         result, _ = _check_code(outline.qr_code(found, layouts[0]), photo, grey, where, secret, layout)
-        result.remarks.append(f"its QR code could not be read: told by its printed grid among the kit's "
-                              f"{secret.total} keys (evidence {found.against:.1f} against it, {found.nearest:.1f} "
-                              f"against the nearest other; the deck's nearest key differs in {found.nearest_cells} "
-                              "cells)")
-        results = [r for r in results if r.payload != result.payload] + [result]
+        among = f"the kit's {secret.total} keys"
+        if not deck.kit_known:          # told by the seed alone: the kit id is not known
+            parsed = key_payload.decode(found.payload)
+            label = result.label
+            result.name = f"key {str(parsed.number).zfill(len(str(parsed.total)))}/{parsed.total}"
+            result.problems = [p.replace(label, result.name, 1) for p in result.problems]
+            among = f"the {secret.total} {deck.edition} keys of the seed"
+        result.remarks.append(f"its QR code could not be read: told by its printed grid among {among} (evidence "
+                              f"{found.against:.1f} against it, {found.nearest:.1f} against the nearest other; "
+                              f"the deck's nearest key differs in {found.nearest_cells} cells)")
+        unread = next((r for r in results if r.problems and UNREAD in r.problems[-1]
+                       and r.payload in (result.payload, "")), None)
+        results = [r for r in results if r is not unread and r.payload != result.payload] + [result]
+        read.add(found.payload)
     return results
 
 
