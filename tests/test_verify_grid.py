@@ -103,6 +103,21 @@ def test_a_hand_held_photo_whose_qr_does_not_read_verifies_by_its_grid(kit, seed
     assert lines[-1] == "1 key card(s) checked: 1 passed, 0 failed"
 
 
+def test_a_qr_sought_where_the_grid_puts_it_confirms_the_key(kit, tmp_path):
+    """Seed 12 (a 596 px card, defocus 2.5 px): zxing finds no code, the grid tells the key, and the
+    QR code, sampled module by module where the card's grid puts it, then reads and agrees."""
+    folder, _, _ = kit
+    entry, card, shot = _bench_card(kit, 12)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(photosim.take(card, shot))
+    assert not verify.scans.find_codes(Image.open(photo))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.startswith(f"OK   key {entry['number']:02d}/40 CLASSIC-EN (photo.jpg): the key of its kit "
+                                    "[its QR code, then sought module by module where its grid puts it, agrees]\n"
+                                    f"     {REMARK}")
+
+
 @pytest.mark.parametrize("seed", HARD)
 def test_a_repainted_cell_on_a_hand_held_photo_still_fails(kit, seed, tmp_path):
     folder, _, _ = kit

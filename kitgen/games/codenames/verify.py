@@ -580,14 +580,24 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
                                                      _edition_layout(deck.rows, duet, "saver")]))
     for found in outline.find(photo, grey, decks, skip=read):
         deck, layouts = next(pair for pair in decks if pair[0] is found.deck)
-        result, _ = _check_code(outline.qr_code(found, layouts[0]), photo, grey, where, secret, layout)
-        among = f"the kit's {secret.total} keys"
-        if not deck.kit_known:          # told by the seed alone: the kit id is not known
+        code = outline.qr_code(found, layouts[0])
+        result, card = _check_code(code, photo, grey, where, secret, layout)
+        sought = photos.look_for_qr(grey, card[0], card[1], card[2])[0] if card is not None else None
+        if sought is not None:      # the QR code, sought module by module where the card's grid puts it
+            text = scans.payload_of(sought.text)
+            if _same_key(text, found.payload, deck.kit_known):
+                result.notes.append("its QR code, then sought module by module where its grid puts it, agrees")
+                result.payload = text
+            else:
+                result.problems.append(f"{result.label}: its QR code, read where its grid puts it, is "
+                                       f"{CardResult(where, text).label}'s")
+        among = f"the kit's {secret.total} keys" if deck.kit_known else \
+            f"the {secret.total} {deck.edition} keys of the seed"
+        if result.payload == found.payload and not deck.kit_known:     # told by the seed alone: no kit id
             parsed = key_payload.decode(found.payload)
             label = result.label
             result.name = f"key {str(parsed.number).zfill(len(str(parsed.total)))}/{parsed.total}"
             result.problems = [p.replace(label, result.name, 1) for p in result.problems]
-            among = f"the {secret.total} {deck.edition} keys of the seed"
         result.remarks.append(f"its QR code could not be read: told by its printed grid among {among} (evidence "
                               f"{found.against:.1f} against it, {found.nearest:.1f} against the nearest other; "
                               f"the deck's nearest key differs in {found.nearest_cells} cells)")
@@ -596,6 +606,15 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
         results = [r for r in results if r is not unread and r.payload != result.payload] + [result]
         read.add(found.payload)
     return results
+
+
+def _same_key(text: str, payload: str, kit_known: bool) -> bool:
+    """Whether a QR's text is ``payload``; without the kit id known, the same key under any kit id
+    (its fields after the kit id, but the check code, which the kit id changes)."""
+    if kit_known:
+        return text == payload
+    read, told = text.split(":"), payload.split(":")
+    return len(read) == len(told) and read[0] == told[0] and read[2:-1] == told[2:-1]
 
 
 def verify(target: str, secret: Secret | None = None, dpi: float = 200, jobs: int = 1,
