@@ -219,6 +219,10 @@ def test_slips_of_a_built_kit_verify_from_its_pdf(built):
     assert out.stdout.strip().endswith("12 case slip(s) checked: 12 passed, 0 failed")
     wrong = kitgen("verify", str(folder / "setup.pdf"), "--seed", "not the seed", cwd=built)
     assert wrong.returncode == 3 and "0 passed, 12 failed" in wrong.stdout
+    whole = kitgen("verify", str(folder), cwd=built)          # the kit's folder: its setup.pdf, with its manifest
+    assert whole.returncode == 0 and whole.stdout == out.stdout, whole.stdout + whole.stderr
+    seeded = kitgen("verify", str(folder), "--seed", "not the seed", cwd=built)
+    assert seeded.returncode == 3 and "0 passed, 12 failed" in seeded.stdout
 
 
 def test_an_edited_slip_payload_fails(built, classic):

@@ -26,6 +26,13 @@ def claims(target: str, dpi: int) -> bool:
     kind, value = scans.classify(target)
     if kind == "payload":
         return case_payload.is_case_slip(scans.payload_of(value))
+    if kind == "kit":                   # a built kit's folder: a deduction kit's, by its manifest
+        import json
+
+        try:
+            return json.loads(scans.manifest_text(str(value / "manifest.json"))).get("game") == "deduction"
+        except (KitgenError, ValueError, AttributeError):
+            return False
     texts = scans.qr_texts(kind, value, dpi) if kind == "image" else []
     if kind == "pdf":
         # the first page with a code tells (a PDF not kitgen's: among its first scans.FIRST_PAGES)
@@ -98,9 +105,15 @@ def box(request) -> None:
 def verify(request) -> None:
     from . import verify as slips
 
+    from kitgen import scans
+
     values = request.values
     seed, manifest = values["seed"], values["manifest"]
     if seed is not None and manifest is not None:
         raise KitgenError("give --seed or --kit, not both")
-    report(slips.verify(request.kit_file, seed, manifest, values["at"], values["dpi"]), "case slip(s)",
+    target = request.kit_file
+    kind, folder = scans.classify(target)
+    if kind == "kit":                   # a deduction kit's folder: its case slips, with its own manifest
+        target, manifest = str(folder / "setup.pdf"), manifest or (None if seed else str(folder / "manifest.json"))
+    report(slips.verify(target, seed, manifest, values["at"], values["dpi"]), "case slip(s)",
            "the slip of its kit" if (seed or manifest) else "well formed (give --seed or --kit to check it)")
