@@ -103,9 +103,9 @@ def box(request) -> None:
 
 
 def verify(request) -> None:
-    from . import verify as slips
-
     from kitgen import scans
+
+    from . import verify as slips
 
     values = request.values
     seed, manifest = values["seed"], values["manifest"]
