@@ -20,7 +20,8 @@ def make() -> click.Command:
     @family_options("verify")
     def verify(target, **values):
         """Check key cards and case slips. TARGET is a QR payload, a PNG/JPEG scan or
-        photo, or a kitgen PDF. Prints one line per card; exit 0 only when all pass."""
+        photo, a kitgen PDF, or a built kit's folder (every key or slip it holds, with its
+        own manifest). Prints one line per card; exit 0 only when all pass."""
         family = next((f for f in families.taking("verify")
                        if not f.default and f.claims and families.resolve(f.claims)(target, values["dpi"])),
                       families.default())
