@@ -49,6 +49,9 @@ class Code:
 
     text: str
     corners: tuple[tuple[float, float], ...]
+    # the map from its card (points, y down) to the image, when the card was placed some other way (a
+    # family's reader telling a card by its outline); compared by text and corners only
+    card: object = field(default=None, compare=False)
 
     @property
     def centre(self) -> tuple[float, float]:

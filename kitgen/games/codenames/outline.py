@@ -23,13 +23,19 @@ from kitgen import registration, scans
 from kitgen.games.codenames import duet_keys, key_deck, key_payload, photos, symbols
 
 WORK = 1600             # pixels across at most, of the photo searched for outlines (a card still 75 px wide)
-CANNY = (40, 120)       # OpenCV Canny's thresholds, on the photo softened by a Gaussian of 1 px
+# OpenCV Canny's thresholds, on the photo softened by a Gaussian of 1 px: each pair's outlines are kept (the
+# first keeps a card's edges apart from a wood table's grain; the second finds a white card on a pale desk)
+CANNY = ((40, 120), (20, 60))
 SIMPLIFY = 0.03         # of an outline's length: how far its corners may be simplified to four
 SIDE_RATIO = 2.2        # longest over shortest side of a card's outline, at most (a square card tilted 60°)
 MIN_CARD = 150          # pixels: the narrowest card looked for (its cells 25 px wide)
 SAME = 0.04             # of a quadrilateral's size: two whose corners are all this near are one
 IDENTIFY = 3.0          # the most evidence against the nearest face for it to be named
 SEPARATION = 0.5        # how much more evidence against every other face, at any turn
+# the outlines a card shows, as the panel's inset taken off (across, down): its trim; its panel, inside
+# lights on four edges; inside lights on the top and bottom edges only (the pictures edition's, whose
+# sides are paper to the trim), or on the left and right only
+SHAPES = ((0, 0), (1, 1), (0, 1), (1, 0))
 
 
 @dataclass
@@ -54,9 +60,11 @@ def outlines(grey: np.ndarray) -> list[np.ndarray]:
 
     scale = min(1.0, WORK / max(grey.shape))
     small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else grey
-    edges = cv2.Canny(cv2.GaussianBlur(small, (0, 0), 1.0), *CANNY)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    soft = cv2.GaussianBlur(small, (0, 0), 1.0)
+    contours = []
+    for low, high in CANNY:
+        edges = cv2.dilate(cv2.Canny(soft, low, high), np.ones((3, 3), np.uint8))
+        contours += cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
     least = MIN_CARD * scale * 0.8
     frame = small.shape[0] * small.shape[1]
     found = []
@@ -162,7 +170,7 @@ def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
         candidates = []          # (evidence, (deck, face), map): each reading's nearest face and its next
         for number, (deck, layouts) in enumerate(decks):
             for lay in layouts:
-                for shape in (0, 1):
+                for shape in range(len(SHAPES)):
                     for turn in range(4):
                         reader = _reader(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
                         if reader is None:
@@ -196,7 +204,7 @@ def _inside(point, quad) -> bool:
 def qr_code(found: Found, layout) -> scans.Code:
     """The QR code the card's payload would be, where its map puts the QR box."""
     corners = registration.apply(found.matrix, photos.qr_on_card(layout))
-    return scans.Code(found.payload, tuple((float(x), float(y)) for x, y in corners))
+    return scans.Code(found.payload, tuple((float(x), float(y)) for x, y in corners), found.matrix)
 
 
 def _counts_fit(cells: str, edition) -> bool:
@@ -225,7 +233,7 @@ def key_cards_in_view(photo: np.ndarray, grey: np.ndarray, layouts) -> int:
 
 def _reads_as_key(photo, quad, edition, layout) -> bool:
     kinds = symbols.DUET_KINDS if edition.cooperative else symbols.KINDS
-    for shape in (0, 1):
+    for shape in range(len(SHAPES)):
         for turn in range(4):
             reader = _reader(photo, quad, layout, shape, turn, edition.rows, edition.cols, kinds)
             if reader is not None and _counts_fit(reader.cells_read, edition):
@@ -234,7 +242,7 @@ def _reads_as_key(photo, quad, edition, layout) -> bool:
 
 
 def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, kinds: str):
-    """The cells of the card whose trim (``shape`` 0) or panel (1) is ``quad``, at quarter ``turn``,
+    """The cells of the card whose outline ``SHAPES[shape]`` is ``quad``, at quarter ``turn``,
     read (``CardReader.read``; the map from the card is its ``matrix``); None for a degenerate quad."""
     from PIL import Image
 
@@ -242,8 +250,10 @@ def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, ki
 
     card = layout.key_card
     width, height = card.size
-    inset = card.panel.inset if shape else 0
-    points = [(inset, inset), (width - inset, inset), (width - inset, height - inset), (inset, height - inset)]
+    inset = card.panel.inset
+    across, down = SHAPES[shape]
+    x, y = inset * across, inset * down
+    points = [(x, y), (width - x, y), (width - x, height - y), (x, height - y)]
     try:
         matrix = registration.homography(points, np.roll(quad, turn, axis=0))
     except ValueError:

@@ -148,14 +148,15 @@ class Placed:
     scale: float                      # photo pixels per point, at the QR
 
 
-def place(grey: np.ndarray, corners, layout, grid, team: str, qr_text: str) -> Placed:
+def place(grey: np.ndarray, corners, layout, grid, team: str, qr_text: str, rough=None) -> Placed:
     """Where the card whose QR has ``corners`` (zxing's order) lies in the photo ``grey``:
     fitted to the QR's corners, refined on the whole card. The refined map must keep the
     QR where it was found, within QR_AGREEMENT modules (zxing's corners of a soft code may be
     a module or two off; a card aligned a cell off would be 15 off); else the QR's own map
     is kept."""
     on_card = qr_on_card(layout)
-    rough = registration.homography(on_card, corners)
+    if rough is None:               # ``rough``: a map from the whole card's outline, better than its QR's
+        rough = registration.homography(on_card, corners)
     size = layout.key_card.qr.box[2]
     centre = (on_card[0][0] + size / 2, on_card[0][1] + size / 2)
     native = registration.pixels_per_unit(rough, *centre)

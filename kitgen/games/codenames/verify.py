@@ -439,7 +439,7 @@ def _read_face(code, photo, grey, card_layout, shown: dict, parsed, duet: bool) 
     read, marked = {}, None
     for name in _likely_first(code, grey, card_layout, list(shown)) if duet else shown:
         placed = photos.place(grey, code.corners, card_layout, shown[name], name if duet else parsed.starting_team,
-                              code.text)
+                              code.text, code.card)
         flat, scale, outside = photos.flatten(photo, placed, card_layout)
         if outside:
             return _Face(name, "", 0, placed, card_layout, outside=True)
@@ -545,7 +545,7 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
             (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
         results = _by_grid(photo, grey, where, secret, layout, results)
     if not results:
-        results = _unread_cards(photo, grey, where, layout, NOT_TOLD if secret and secret.total else NO_DECK)
+        results = _unread_cards(photo, grey, where, layout, secret)
     return results
 
 
@@ -555,13 +555,18 @@ NOT_TOLD = ("its QR code cannot be read, and its printed grid does not tell whic
             "closer, hold the phone steadier and add light")
 
 
-def _unread_cards(photo, grey, where: str, layout, problem: str) -> list[CardResult]:
-    """A failure for each key card in view whose QR code cannot be read, told by its outline and
-    its cells' counts (any edition's), when there is no deck to tell which key it is."""
+def _unread_cards(photo, grey, where: str, layout, secret: Secret | None) -> list[CardResult]:
+    """A failure for each key card in view whose QR code cannot be read and which no deck told,
+    seen by its outline and its cells' counts (the kit's edition's, with its layout; else any
+    edition's, with its built-in layout)."""
     from kitgen.games.codenames import outline
     from kitgen.games.codenames.editions import EDITIONS
 
-    layouts = [(e, layout or _edition_layout(e.rows, e.cooperative)) for e in EDITIONS.values()]
+    problem = NOT_TOLD if secret and secret.total else NO_DECK
+    if layout is not None and secret and secret.edition in EDITIONS:
+        layouts = [(EDITIONS[secret.edition], layout)]
+    else:
+        layouts = [(e, _edition_layout(e.rows, e.cooperative)) for e in EDITIONS.values()]
     count = outline.key_cards_in_view(photo, grey, layouts)
     return [CardResult(where, "", [f"a key card: {problem}"]) for _ in range(count)]
 
