@@ -289,3 +289,36 @@ def test_an_unread_qr_says_why(module, blur, ink, paper, why):
     grey, matrix, layout, modules = _qr_photo(module, blur, ink, paper)
     reason, advice = photos.why_unread(grey, matrix, layout, modules)
     assert reason.startswith(why) and advice, reason
+
+
+@pytest.fixture(scope="module")
+def pictures_kit(tmp_path_factory):
+    """A pictures kit of 6 keys (5 x 4 grids, lights on two edges only): its folder and manifest."""
+    from kitgen.games.codenames import build, kitfile
+
+    kit = kitfile.load(kitfile.kit_path(None, "pictures"), keys=6)
+    folder, _, man = build.build(kit, tmp_path_factory.mktemp("pictures-grid"))
+    return folder, man
+
+
+def test_a_pictures_key_whose_qr_is_painted_over_still_verifies(pictures_kit, tmp_path):
+    """Its outline is its trim on the paper sides and its lights' inner edge above and below."""
+    from kitgen import layouts
+
+    folder, manifest = pictures_kit
+    entry = manifest["keys"][4]
+    page = render_page(str(folder / "keys.pdf"), entry["page"] - 1, DPI)
+    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
+    card = page.crop((left, top, right, bottom))
+    layout = layouts.load("pictures")
+    qx, qy, size, _ = layout.key_card.qr.box
+    s, height = DPI / 72, layout.key_card.size[1]
+    ImageDraw.Draw(card).rectangle(((qx - 4) * s, (height - qy - size - 4) * s, (qx + size + 4) * s,
+                                    (height - qy + 4) * s), fill=(255, 255, 255))
+    photo = tmp_path / "hidden.jpg"
+    photo.write_bytes(photosim.take(card, photosim.draw_shot(705, card.size, card.size[0],
+                                                             frames=photosim.FRAMES[:3])))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"OK   key {entry['number']}/6 CLASSIC-PICTURES (hidden.jpg): the key of its kit\n"
+                                    "     its QR code could not be read: told by its printed grid among the kit's 6 keys")
