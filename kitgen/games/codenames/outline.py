@@ -15,7 +15,7 @@ been read (``verify._check_code``, from the QR's place on that map), so the verd
 its QR code would have given."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +32,7 @@ MIN_CARD = 150          # pixels: the narrowest card looked for (its cells 25 px
 SAME = 0.04             # of a quadrilateral's size: two whose corners are all this near are one
 IDENTIFY = 3.0          # the most evidence against the nearest face for it to be named
 SEPARATION = 0.5        # how much more evidence against every other face, at any turn
+MAPS = 3                # the maps (outlines and turns) that read the face told tried in turn, best first
 # the outlines a card shows, as the panel's inset taken off (across, down): its trim; its panel, inside
 # lights on four edges; inside lights on the top and bottom edges only (the pictures edition's, whose
 # sides are paper to the trim), or on the left and right only
@@ -51,6 +52,8 @@ class Found:
     nearest: float
     nearest_cells: int
     deck: "Deck | None" = None
+    others: list = field(default_factory=list)      # the next maps that read the same face, best first
+    wrong: int = 0                  # cells of the face that the outline's own reading read otherwise
 
 
 def outlines(grey: np.ndarray) -> list[np.ndarray]:
@@ -176,11 +179,13 @@ def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
                         if reader is None:
                             continue
                         costs = against(deck, reader.evidence)
+                        read = np.array([deck.kinds.find(c) for c in reader.cells_read])
                         for index in np.argsort(costs, kind="stable")[:2]:
-                            candidates.append((float(costs[index]), (number, int(index)), reader.matrix))
+                            wrong = int((deck.cells[index] != read).sum())
+                            candidates.append((float(costs[index]), (number, int(index)), reader.matrix, wrong))
         if not candidates:
             continue
-        cost, (number, index), matrix = min(candidates, key=lambda c: c[0])
+        cost, (number, index), matrix, wrong = min(candidates, key=lambda c: c[0])
         deck = decks[number][0]
         if deck.payloads[index] in skip or any(f.payload == deck.payloads[index] and f.face == deck.names[index]
                                                for f in out):
@@ -190,7 +195,10 @@ def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
             continue
         differ = (deck.cells != deck.cells[index]).sum(axis=1)
         differ[index] = deck.cells.shape[1] + 1
-        out.append(Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min()), deck))
+        others = [c[2] for c in sorted(candidates, key=lambda c: c[0])
+                  if c[1] == (number, index) and c[2] is not matrix]
+        out.append(Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min()), deck,
+                         others[:MAPS - 1], wrong))
         taken.append(quad)
     return out
 
@@ -201,10 +209,13 @@ def _inside(point, quad) -> bool:
     return cv2.pointPolygonTest(quad.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
-def qr_code(found: Found, layout) -> scans.Code:
-    """The QR code the card's payload would be, where its map puts the QR box."""
-    corners = registration.apply(found.matrix, photos.qr_on_card(layout))
-    return scans.Code(found.payload, tuple((float(x), float(y)) for x, y in corners), found.matrix)
+def qr_codes(found: Found, layout) -> list[scans.Code]:
+    """The QR code the card's payload would be, where each of its maps (best first) puts the QR box."""
+    out = []
+    for matrix in [found.matrix, *found.others]:
+        corners = registration.apply(matrix, photos.qr_on_card(layout))
+        out.append(scans.Code(found.payload, tuple((float(x), float(y)) for x, y in corners), matrix))
+    return out
 
 
 def _counts_fit(cells: str, edition) -> bool:

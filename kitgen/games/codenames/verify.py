@@ -28,6 +28,7 @@ from kitgen.render import qr
 RING = (0.12, 0.2, 0.8, 0.88)   # fractions of a cell where its fill shows around the symbol
 CENTRE = (-0.12, 0.0, 0.12)     # symbol half sizes from a cell's centre: inside every symbol
 SYMBOL_WEIGHT = (1.0, 0.35)     # fill, symbol: the fill leads, the symbol tells pale ink-saver fills apart
+FILL_LEADS = 8.0                # a fill this many times nearer one type's than any other's is that type
 TEAM_INKS = 60 ** 2 * 3         # red and blue symbols whose colours differ by more tell the teams apart
 CELL_INSET = 0.06               # of a cell's width, left out all round when it is matched (misregistration)
 TEMPLATE_MATCH = 0.3            # the least correlation of a cell with its drawing that reads it
@@ -212,6 +213,12 @@ class CardReader:
         distance = sum(weight * ((part[:, None, :] - reference[None]) ** 2).sum(axis=2)
                        for weight, part, reference in zip(SYMBOL_WEIGHT, seen, references))
         read = distance.argmin(axis=1)
+        # the fill leads: where one type's fill is much the nearest, the symbol (thin, washed out by blur)
+        # does not overturn it
+        fill = SYMBOL_WEIGHT[0] * ((seen[0][:, None, :] - references[0][None]) ** 2).sum(axis=2)
+        nearest_fills = np.sort(fill, axis=1)
+        clear_fill = nearest_fills[:, 1] > FILL_LEADS * np.maximum(nearest_fills[:, 0], 1.0)
+        read = np.where(clear_fill, fill.argmin(axis=1), read)
         # how clearly each cell is not each other type: 1 where it shows its type's own colours (as far from
         # the other's as the two types' colours are), 0 half-way between them or nearer the other
         gaps = sum(weight * ((reference[:, None, :] - reference[None]) ** 2).sum(axis=2)
@@ -585,8 +592,20 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
                                                      _edition_layout(deck.rows, duet, "saver")]))
     for found in outline.find(photo, grey, decks, skip=read):
         deck, layouts = next(pair for pair in decks if pair[0] is found.deck)
-        code = outline.qr_code(found, layouts[0])
-        result, card = _check_code(code, photo, grey, where, secret, layout)
+        # checked through each map that read it, best first, until one reads it as it should be: a
+        # repainted cell fails through every one, an outline taken for another (a sheet's) through one
+        result = card = None
+        for code in outline.qr_codes(found, layouts[0]):
+            tried = _check_code(code, photo, grey, where, secret, layout)
+            if result is None or len(tried[0].problems) < len(result.problems):
+                result, card = tried
+            if not result.problems:
+                break
+        if result.problems and not found.wrong and all(" cell row " in p for p in result.problems):
+            # its outline's own map read every cell as the face's, the refined maps did not: a refinement
+            # pulled off by blur; the card is judged by the reading that registered it
+            result.problems = []
+            result.notes.append("read through its outline")
         sought = photos.look_for_qr(grey, card[0], card[1], card[2])[0] if card is not None else None
         if sought is not None:      # the QR code, sought module by module where the card's grid puts it
             text = scans.payload_of(sought.text)
