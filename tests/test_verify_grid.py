@@ -320,5 +320,6 @@ def test_a_pictures_key_whose_qr_is_painted_over_still_verifies(pictures_kit, tm
                                                              frames=photosim.FRAMES[:3])))
     result = kitgen("verify", photo, "--kit", folder / "manifest.json")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith(f"OK   key {entry['number']}/6 CLASSIC-PICTURES (hidden.jpg): the key of its kit\n"
-                                    "     its QR code could not be read: told by its printed grid among the kit's 6 keys")
+    assert result.stdout.startswith(f"OK   key {entry['number']}/6 CLASSIC-PICTURES (hidden.jpg): the key of its "
+                                    "kit\n     its QR code could not be read: told by its printed grid among the kit's "
+                                    "6 keys")
