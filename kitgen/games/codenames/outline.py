@@ -4,15 +4,16 @@ among the kit's deck (docs/design.md §5.2, "Without the QR code").
 A card's outline is the edge of its lights against the table, and the edge of its pale panel
 inside them: both are four-sided, and each is found as a convex quadrilateral among the photo's
 edges (OpenCV's Canny, then contours simplified to four corners). Each quadrilateral is tried as
-the card's trim and as its panel, at each of the four quarter turns: the card is drawn flat
+each outline a card shows (``SHAPES``: its trim, its panel, inside lights on two edges only), at
+each of the four quarter turns: the card is drawn flat
 through that map and its cells are read (``verify.CardReader``), with how clearly each cell is
 not each other type (its *evidence*). A face of the deck (a key's grid; a duet key's two sides)
 is then as far from what was read as the evidence against it, summed over its cells: 0 when
 every cell reads as that face, about 1 for a face that differs in one cell read clearly. The
 nearest face is named only when it is within ``IDENTIFY`` and every other face of the deck, at
 any turn, is at least ``SEPARATION`` farther: then the card is checked as if its QR code had
-been read (``verify._check_code``, from the QR's place on that map), so the verdict is the one
-its QR code would have given."""
+been read (``verify._check_code``, from that map), so the verdict is the one its QR code would
+have given."""
 
 import math
 from dataclasses import dataclass, field
