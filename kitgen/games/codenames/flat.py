@@ -6,8 +6,8 @@ layout gives, so no photo registration is needed. A card's trim comes from the k
 without one, from its QR code's corners and the layout (where the QR lies on the card). The card
 is cut out of the page's render, turned upright by its QR (a fold sheet's backs may be turned),
 its QR read there by zxing, and its cells read as a photo's flattened card's are
-(``verify.CardReader``). A card whose QR does not lie where its layout puts it is handed back to
-the photo reader (``verify.check_image``), so nothing is read worse than before.
+(``cards.CardReader``). A card whose QR does not lie where its layout puts it is handed back to
+the photo reader (``verify.check_image``, which the caller gives), so nothing is read worse than before.
 
 Pages are read by forked workers, a few pages a task, the results in page order: each worker
 holds one page at a time, and each opens the PDF itself."""
@@ -19,7 +19,7 @@ import numpy as np
 
 from kitgen import scans
 from kitgen.errors import KitgenError
-from kitgen.games.codenames import key_payload, photos, symbols, verify as verifier
+from kitgen.games.codenames import cards, key_payload, photos, symbols
 from kitgen.render import qr
 
 QR_PLACE = 1.5          # modules the QR's top-left corner may lie from where the layout puts it on the card
@@ -109,30 +109,30 @@ def _read(card: np.ndarray, code, scale: float, layouts, secret, where: str, exp
     placed = [lay for lay in layouts if _qr_in_place(code, scale, lay)]
     if not placed:
         return None
-    result = verifier.CardResult(where, text)
+    result = cards.CardResult(where, text)
     if expected is not None and text != expected:
         result.problems.append(f"{result.label} is printed where the manifest puts "
-                               f"{verifier.CardResult(where, expected).label}")
+                               f"{cards.CardResult(where, expected).label}")
     try:
-        result.problems += verifier.check_payload(text, secret)
+        result.problems += cards.check_payload(text, secret)
     except KitgenError as err:
         result.problems.append(err.message)
         return result
     parsed = key_payload.decode(text)
     duet = isinstance(parsed, key_payload.DuetPayload)
-    shown = verifier.faces(parsed)
+    shown = cards.faces(parsed)
     grid = next(iter(shown.values()))
     rows, cols = len(grid), len(grid[0])
     image = Image.fromarray(card)
     best = None
     for lay in placed:
-        reader = verifier.CardReader(image, scale, lay, rows, cols, symbols.DUET_KINDS if duet else symbols.KINDS)
+        reader = cards.CardReader(image, scale, lay, rows, cols, symbols.DUET_KINDS if duet else symbols.KINDS)
         cells = reader.read()
         name = face if face is not None else reader.side(lay.key_card.start.box) if duet else ""
         if face is not None and duet and reader.side(lay.key_card.start.box) != face:
             name = reader.side(lay.key_card.start.box)
             result.problems.append(f"{result.label}: {name} is printed where the manifest puts {face}")
-        wrong = verifier.compare_grid("".join(shown[name]), cells, cols, f"{result.label} {name}".rstrip())
+        wrong = cards.compare_grid("".join(shown[name]), cells, cols, f"{result.label} {name}".rstrip())
         if best is None or len(wrong) < len(best[1]):
             best = (name, wrong)
         if not wrong:
@@ -170,9 +170,9 @@ def check_spots(page: np.ndarray, scale: float, height: float, spots: list[Spot]
     for spot in spots:
         x0, y0, x1, y1 = spot.card
         card = _cut(page, (x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale), scale)
-        label = verifier.CardResult(where, spot.payload).label
+        label = cards.CardResult(where, spot.payload).label
         if card is None:
-            results.append(verifier.CardResult(where, spot.payload, [f"{label}: its card is not on the page where "
+            results.append(cards.CardResult(where, spot.payload, [f"{label}: its card is not on the page where "
                                                                      "the manifest puts it"]))
             continue
         code = _qr_at_place(card, scale, layout)
@@ -181,7 +181,7 @@ def check_spots(page: np.ndarray, scale: float, height: float, spots: list[Spot]
         result = _read(card, code, scale, [layout], secret, where, spot.payload, spot.face) if code else None
         if result is None:
             problem = "no QR code reads" if code is None else "its QR code does not lie where the layout puts it"
-            result = verifier.CardResult(where, spot.payload, [f"{label}: {problem} where the manifest puts the "
+            result = cards.CardResult(where, spot.payload, [f"{label}: {problem} where the manifest puts the "
                                                                f"card{f' ({spot.face})' if spot.face else ''}"])
         results.append(result)
     return results
@@ -229,7 +229,7 @@ def _layouts(text: str) -> list:
         return []
     duet = isinstance(parsed, key_payload.DuetPayload)
     rows = len(parsed.side_a if duet else parsed.grid)
-    return [verifier._edition_layout(rows, duet), verifier._edition_layout(rows, duet, "saver")]
+    return [cards._edition_layout(rows, duet), cards._edition_layout(rows, duet, "saver")]
 
 
 # --- a document -------------------------------------------------------------
@@ -260,15 +260,16 @@ def _task(pages: list[int]) -> list[tuple[int, list]]:
             if results is None:
                 from PIL import Image
 
-                results = verifier.check_image(Image.fromarray(pixels), where, job["secret"], job["layout"])
+                results = job["photo_reader"](Image.fromarray(pixels), where, job["secret"], job["layout"])
         out.append((index, results))
     return out
 
 
-def read_pdf(path, secret, layout, dpi: float, spots: dict | None, jobs: int = 1, progress=None,
+def read_pdf(path, secret, layout, dpi: float, spots: dict | None, photo_reader, jobs: int = 1, progress=None,
              prefix: str = "") -> list:
     """Every key card on the pages of a PDF kitgen drew: with ``spots`` (the manifest's, by page),
-    each at its place on the pages that hold them; without, those whose QR codes are found."""
+    each at its place on the pages that hold them; without, those whose QR codes are found (a page
+    that is not kitgen's as its layout says goes to ``photo_reader(image, where, secret, layout)``)."""
     document = scans.open_pdf(path)
     count = len(document)
     document.close()
@@ -276,7 +277,7 @@ def read_pdf(path, secret, layout, dpi: float, spots: dict | None, jobs: int = 1
     tasks = [indices[i:i + PAGES_A_TASK] for i in range(0, len(indices), PAGES_A_TASK)]
     _job.clear()
     _job.update(path=str(path), source=str(path), dpi=dpi, spots=spots, secret=secret, layout=layout,
-                prefix=prefix, document=None)
+                prefix=prefix, document=None, photo_reader=photo_reader)
     if progress is not None:
         progress.start(len(indices), "reading pages")
     results = []

@@ -6,7 +6,7 @@ inside them: both are four-sided, and each is found as a convex quadrilateral am
 edges (OpenCV's Canny, then contours simplified to four corners). Each quadrilateral is tried as
 each outline a card shows (``SHAPES``: its trim, its panel, inside lights on two edges only), at
 each of the four quarter turns: the card is drawn flat
-through that map and its cells are read (``verify.CardReader``), with how clearly each cell is
+through that map and its cells are read (``cards.CardReader``), with how clearly each cell is
 not each other type (its *evidence*). A face of the deck (a key's grid; a duet key's two sides)
 is then as far from what was read as the evidence against it, summed over its cells: 0 when
 every cell reads as that face, about 1 for a face that differs in one cell read clearly. The
@@ -132,12 +132,12 @@ def decks_of(secret) -> list[Deck]:
 
 
 def _deck(seed: str, kit: str | None, edition, total: int) -> Deck:
-    from kitgen.games.codenames import verify
+    from kitgen.games.codenames.cards import deck
 
     key = (seed, kit, edition.name, total)
     if key not in _decks:
         duet = edition.cooperative
-        cards = verify.deck(seed, None if duet else edition.rows, total)
+        cards = deck(seed, None if duet else edition.rows, total)
         code = key_deck.kit_secret(seed)
         kinds = symbols.DUET_KINDS if duet else symbols.KINDS
         payloads, names, grids = [], [], []
@@ -258,7 +258,7 @@ def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, ki
     read (``CardReader.read``; the map from the card is its ``matrix``); None for a degenerate quad."""
     from PIL import Image
 
-    from kitgen.games.codenames import verify
+    from kitgen.games.codenames.cards import CardReader
 
     card = layout.key_card
     width, height = card.size
@@ -273,7 +273,7 @@ def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, ki
     native = registration.pixels_per_unit(matrix, width / 2, height / 2)
     scale = min(max(native, photos.READ_SCALE[0]), photos.READ_SCALE[1])
     flat = registration.rectify(photo, matrix, scale, card.size)
-    reader = verify.CardReader(Image.fromarray(flat), scale, layout, rows, cols, kinds)
+    reader = CardReader(Image.fromarray(flat), scale, layout, rows, cols, kinds)
     reader.cells_read = reader.read()
     reader.matrix = matrix
     return reader
