@@ -68,24 +68,31 @@ def open_regular(path: str | Path, limit: int, what: str = "files"):
         raise
 
 
-def read_bytes(path: str | Path, limit: int, what: str = "files") -> bytes:
-    """The bytes of the regular file ``path``, refused in one line when it is no regular file or
-    holds more than ``limit`` bytes (however it grows while it is read)."""
+def _chunks(path: str | Path, limit: int, what: str):
+    """The regular file ``path`` in chunks, refused in one line when it is no regular file or holds
+    more than ``limit`` bytes (however it grows while it is read): the refusal comes after the
+    last chunk, so a caller keeps nothing of a file too large."""
     with open_regular(path, limit, what) as file:
-        chunks, total = [], 0
+        total = 0
         try:
             while total <= limit:
                 chunk = file.read(min(_CHUNK, limit + 1 - total))
                 if not chunk:
                     break
-                chunks.append(chunk)
                 total += len(chunk)
+                if total <= limit:
+                    yield chunk
         except OSError as err:
             raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
     if total > limit:
         raise KitgenError(f"is more than {size_text(limit)}; kitgen reads {what} up to {size_text(limit)}",
                           source=str(path))
-    return b"".join(chunks)
+
+
+def read_bytes(path: str | Path, limit: int, what: str = "files") -> bytes:
+    """The bytes of the regular file ``path``, refused in one line when it is no regular file or
+    holds more than ``limit`` bytes (however it grows while it is read)."""
+    return b"".join(_chunks(path, limit, what))
 
 
 def read_text(path: str | Path, limit: int, what: str = "files") -> str:
@@ -101,18 +108,7 @@ def sha256_of(path: str | Path, limit: int, what: str = "files") -> str:
     """The SHA-256 (hex) of the regular file ``path``, read in chunks (refused as ``read_bytes``)."""
     import hashlib
 
-    digest, total = hashlib.sha256(), 0
-    with open_regular(path, limit, what) as file:
-        try:
-            while total <= limit:
-                chunk = file.read(_CHUNK)
-                if not chunk:
-                    break
-                digest.update(chunk)
-                total += len(chunk)
-        except OSError as err:
-            raise KitgenError(f"cannot read: {err.strerror}", source=str(path)) from None
-    if total > limit:
-        raise KitgenError(f"is more than {size_text(limit)}; kitgen reads {what} up to {size_text(limit)}",
-                          source=str(path))
+    digest = hashlib.sha256()
+    for chunk in _chunks(path, limit, what):
+        digest.update(chunk)
     return digest.hexdigest()

@@ -91,8 +91,6 @@ def find_codes(image) -> list[Code]:
 
 def _read(grey, scale: float, amount: float, found: list) -> None:
     """One pass of ``find_codes``: the image scaled and sharpened so, its codes added to ``found``."""
-    import zxingcpp
-
     view = grey
     if scale != 1 or amount:
         import cv2
@@ -102,15 +100,23 @@ def _read(grey, scale: float, amount: float, found: list) -> None:
         if amount:
             soft = cv2.GaussianBlur(view, (0, 0), 1.5 * scale)
             view = cv2.addWeighted(view, 1 + amount, soft, -amount, 0)
-    for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode):
-        if not code.valid:
-            continue
-        p = code.position
-        corners = tuple((q.x / scale, q.y / scale) for q in (p.top_left, p.top_right, p.bottom_right,
-                                                              p.bottom_left))
-        new = Code(code.text, corners)
+    for new in read_qr(view, scale):
         if not any(old.text == new.text and _near(old, new) for old in found):
             found.append(new)
+
+
+def read_qr(view, scale: float = 1.0) -> list[Code]:
+    """The QR codes zxing reads in ``view`` (grey or RGB, numpy) as it is, their corners divided by
+    ``scale`` (``view`` drawn at ``scale`` times the image's size)."""
+    import zxingcpp
+
+    found = []
+    for code in zxingcpp.read_barcodes(view, formats=zxingcpp.BarcodeFormat.QRCode):
+        if code.valid:
+            p = code.position
+            found.append(Code(code.text, tuple((q.x / scale, q.y / scale) for q in (p.top_left, p.top_right,
+                                                                                   p.bottom_right, p.bottom_left))))
+    return found
 
 
 def _near(a: Code, b: Code) -> bool:

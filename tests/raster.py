@@ -17,6 +17,17 @@ def render_page(pdf, page_index: int, dpi: float):
     return image
 
 
+def pages_of(pdf, dpi: float):
+    """A function from a page number (1-based) of ``pdf`` to its render at ``dpi``, each page rendered once."""
+    pages = {}
+
+    def page(number: int):
+        if number not in pages:
+            pages[number] = render_page(str(pdf), number - 1, dpi)
+        return pages[number]
+    return page
+
+
 def page_chars(page) -> list[tuple[str, float, float, float]]:
     """A pdfium page's printed characters as pdfium reads them, in drawing order: (char, font size
     rounded to 0.01 pt, x, y of its origin on the baseline); spaces left out."""

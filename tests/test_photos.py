@@ -18,7 +18,7 @@ from kitgen.games.codenames import verify
 from kitgen.render import qr
 
 import photosim
-from raster import render_page
+from raster import pages_of
 
 SEED = "kitgen classic-en 2026"
 DPI = 400
@@ -31,13 +31,7 @@ def kitgen(*args, cwd=None):
 @pytest.fixture(scope="module")
 def kit(default_kit):
     folder, _, manifest = default_kit
-    pages = {}
-
-    def page(number):
-        if number not in pages:
-            pages[number] = render_page(str(folder / "keys.pdf"), number - 1, DPI)
-        return pages[number]
-    return folder, manifest, page
+    return folder, manifest, pages_of(folder / "keys.pdf", DPI)
 
 
 def card_box(entry, page):

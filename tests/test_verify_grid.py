@@ -16,7 +16,7 @@ from kitgen.games.codenames import outline, verify
 from kitgen.games.codenames.render.cell_symbols import TYPE_NAMES
 
 import photosim
-from raster import render_page
+from raster import pages_of, render_page, to_pixels
 
 DPI = 500
 REMARK = "its QR code could not be read: told by its printed grid among the kit's 40 keys"
@@ -29,20 +29,27 @@ def kitgen(*args):
 @pytest.fixture(scope="module")
 def kit(default_kit):
     folder, _, manifest = default_kit
-    pages = {}
-
-    def page(number):
-        if number not in pages:
-            pages[number] = render_page(str(folder / "keys.pdf"), number - 1, DPI)
-        return pages[number]
-    return folder, manifest, page
+    return folder, manifest, pages_of(folder / "keys.pdf", DPI)
 
 
 def _box(rect, page):
-    s = DPI / 72
-    height = page.height / s
-    x0, y0, x1, y1 = rect
-    return x0 * s, (height - y1) * s, x1 * s, (height - y0) * s
+    """A PDF box on ``page`` (rendered at DPI) in its pixels."""
+    return to_pixels(rect, page.height * 72 / DPI, DPI)
+
+
+def _cut_card(page, entry):
+    """Key ``entry``'s card cut from its page (rendered at DPI), and the cut's left and top."""
+    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
+    return page.crop((left, top, right, bottom)), (left, top)
+
+
+def _hide_qr(card, layout, pad: float):
+    """``card`` (its trim, at DPI) with its QR code and ``pad`` points round it painted white."""
+    qx, qy, size, _ = layout.key_card.qr.box
+    s, height = DPI / 72, layout.key_card.size[1]
+    ImageDraw.Draw(card).rectangle(((qx - pad) * s, (height - qy - size - pad) * s, (qx + size + pad) * s,
+                                    (height - qy + pad) * s), fill=(255, 255, 255))
+    return card
 
 
 def _card(kit, entry, repaint=None, hide_qr=False):
@@ -52,22 +59,14 @@ def _card(kit, entry, repaint=None, hide_qr=False):
 
     _, _, page_of = kit
     page = page_of(entry["page"])
-    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
-    card = page.crop((left, top, right, bottom))
+    card, (left, top) = _cut_card(page, entry)
     layout = layouts.load("default")
     if repaint:
         index, kind = repaint
         x0, y0, x1, y1 = _box(entry["cells"][index], page)
         card = photosim.repaint(card, (x0 - left, y0 - top, x1 - left, y1 - top), kind, layout,
                                 layout.key_card.grid.symbol)
-    if hide_qr:
-        qx, qy, size, _ = layout.key_card.qr.box
-        s = DPI / 72
-        height = layout.key_card.size[1]
-        pad = size * 0.1
-        ImageDraw.Draw(card).rectangle(((qx - pad) * s, (height - qy - size - pad) * s, (qx + size + pad) * s,
-                                        (height - qy + pad) * s), fill=(255, 255, 255))
-    return card
+    return _hide_qr(card, layout, layout.key_card.qr.box[2] * 0.1) if hide_qr else card
 
 
 def _bench_card(kit, seed):
@@ -232,15 +231,9 @@ def test_a_card_of_another_kit_is_not_told_by_its_grid(kit, tmp_path):
     volume = next(other.iterdir()) / "keys-001.pdf"
     page = render_page(str(volume), 0, DPI)
     entry = manifest["keys"][0]                 # the same place on the sheet
-    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
-    card = page.crop((left, top, right, bottom))
     from kitgen import layouts
 
-    layout = layouts.load("default")
-    qx, qy, size, _ = layout.key_card.qr.box
-    s, height = DPI / 72, layout.key_card.size[1]
-    ImageDraw.Draw(card).rectangle(((qx - 4) * s, (height - qy - size - 4) * s, (qx + size + 4) * s,
-                                    (height - qy + 4) * s), fill=(255, 255, 255))
+    card = _hide_qr(_cut_card(page, entry)[0], layouts.load("default"), 4)
     photo = tmp_path / "foreign.jpg"
     photo.write_bytes(photosim.take(card, photosim.draw_shot(704, card.size, card.size[0],
                                                              frames=photosim.FRAMES[:3])))
@@ -308,13 +301,7 @@ def test_a_pictures_key_whose_qr_is_painted_over_still_verifies(pictures_kit, tm
     folder, manifest = pictures_kit
     entry = manifest["keys"][4]
     page = render_page(str(folder / "keys.pdf"), entry["page"] - 1, DPI)
-    left, top, right, bottom = (round(v) for v in _box(entry["card"], page))
-    card = page.crop((left, top, right, bottom))
-    layout = layouts.load("pictures")
-    qx, qy, size, _ = layout.key_card.qr.box
-    s, height = DPI / 72, layout.key_card.size[1]
-    ImageDraw.Draw(card).rectangle(((qx - 4) * s, (height - qy - size - 4) * s, (qx + size + 4) * s,
-                                    (height - qy + 4) * s), fill=(255, 255, 255))
+    card = _hide_qr(_cut_card(page, entry)[0], layouts.load("pictures"), 4)
     photo = tmp_path / "hidden.jpg"
     photo.write_bytes(photosim.take(card, photosim.draw_shot(705, card.size, card.size[0],
                                                              frames=photosim.FRAMES[:3])))

@@ -203,12 +203,12 @@ class CardReader:
         kinds = list(self.references)
         seen = [np.minimum(255.0, np.array(c, float) * 255.0 / white) for c in (fills, centres)]   # (cells, 3)
         references = [np.array([self.references[k][i] for k in kinds], float) for i in range(2)]
-        distance = sum(weight * ((part[:, None, :] - reference[None]) ** 2).sum(axis=2)
-                       for weight, part, reference in zip(SYMBOL_WEIGHT, seen, references))
+        fill, symbol = (weight * ((part[:, None, :] - reference[None]) ** 2).sum(axis=2)
+                        for weight, part, reference in zip(SYMBOL_WEIGHT, seen, references))
+        distance = fill + symbol
         read = distance.argmin(axis=1)
         # the fill leads: where one type's fill is much the nearest, the symbol (thin, washed out by blur)
         # does not overturn it
-        fill = SYMBOL_WEIGHT[0] * ((seen[0][:, None, :] - references[0][None]) ** 2).sum(axis=2)
         nearest_fills = np.sort(fill, axis=1)
         clear_fill = nearest_fills[:, 1] > FILL_LEADS * np.maximum(nearest_fills[:, 0], 1.0)
         read = np.where(clear_fill, fill.argmin(axis=1), read)
@@ -347,3 +347,10 @@ def _edition_layout(rows: int, duet: bool = False, ink: str = "normal"):
     """The built-in layout of a key's edition, with the ink saver laid over it for ``ink`` saver."""
     return layout_mod.load("duet" if duet else edition_for_rows(rows).default_layout,
                            layout_overlays(ink, "rgb", duet))
+
+
+def layouts_for(rows: int, duet: bool, layout=None) -> list:
+    """The layouts a key of ``rows`` rows (a duet key's: ``duet``) is read with: the kit's, given;
+    without it, its edition's built-in one, then (a print that reads wrong) its ink saver's."""
+    return [layout] if layout else [_edition_layout(rows, duet), _edition_layout(rows, duet, "saver")]
+

@@ -56,21 +56,9 @@ def spots_by_page(secret, name: str) -> dict[int, list[Spot]]:
 
 # --- one card ---------------------------------------------------------------
 
-def _codes(pixels: np.ndarray) -> list[scans.Code]:
-    import zxingcpp
-
-    found = []
-    for code in zxingcpp.read_barcodes(pixels, formats=zxingcpp.BarcodeFormat.QRCode):
-        if code.valid:
-            p = code.position
-            found.append(scans.Code(code.text, tuple((float(q.x), float(q.y)) for q in
-                                                     (p.top_left, p.top_right, p.bottom_right, p.bottom_left))))
-    return found
-
-
 def _upright(card: np.ndarray):
     """The card turned so that its QR reads upright, and that QR (None when it has none that reads)."""
-    codes = _codes(card)
+    codes = scans.read_qr(card)
     if not codes:
         return card, None
     (x0, y0), (x1, y1) = codes[0].corners[:2]
@@ -78,7 +66,7 @@ def _upright(card: np.ndarray):
     if not turns:
         return card, codes[0]
     card = np.ascontiguousarray(np.rot90(card, turns))
-    codes = _codes(card)
+    codes = scans.read_qr(card)
     return card, codes[0] if codes else None
 
 
@@ -90,7 +78,7 @@ def _qr_at_place(card: np.ndarray, scale: float, layout):
     pad = QR_QUIET * size
     x0, y0 = max(round((x - pad) * scale), 0), max(round((y - pad) * scale), 0)
     x1, y1 = round((x + size + pad) * scale), round((y + size + pad) * scale)
-    codes = _codes(np.ascontiguousarray(card[y0:y1, x0:x1]))
+    codes = scans.read_qr(np.ascontiguousarray(card[y0:y1, x0:x1]))
     if not codes:
         return None
     (a, b), (c, d) = codes[0].corners[:2]
@@ -128,9 +116,8 @@ def _read(card: np.ndarray, code, scale: float, layouts, secret, where: str, exp
     for lay in placed:
         reader = cards.CardReader(image, scale, lay, rows, cols, symbols.DUET_KINDS if duet else symbols.KINDS)
         cells = reader.read()
-        name = face if face is not None else reader.side(lay.key_card.start.box) if duet else ""
-        if face is not None and duet and reader.side(lay.key_card.start.box) != face:
-            name = reader.side(lay.key_card.start.box)
+        name = reader.side(lay.key_card.start.box) if duet else ""      # a duet key's side by its start box
+        if face is not None and duet and name != face:
             result.problems.append(f"{result.label}: {name} is printed where the manifest puts {face}")
         wrong = cards.compare_grid("".join(shown[name]), cells, cols, f"{result.label} {name}".rstrip())
         if best is None or len(wrong) < len(best[1]):
@@ -152,7 +139,7 @@ def _qr_in_place(code, scale: float, layout) -> bool:
         and abs(math.dist(*code.corners[:2]) - size * scale) <= 2 * QR_PLACE * module
 
 
-def _cut(page: np.ndarray, box, scale: float) -> np.ndarray | None:
+def _cut(page: np.ndarray, box) -> np.ndarray | None:
     """The pixels of ``box`` (x0, y0, x1, y1 in pixels), or None when it is not all on the page."""
     x0, y0, x1, y1 = (round(v) for v in box)
     if x0 < 0 or y0 < 0 or x1 > page.shape[1] or y1 > page.shape[0] or x1 - x0 < 8 or y1 - y0 < 8:
@@ -169,7 +156,7 @@ def check_spots(page: np.ndarray, scale: float, height: float, spots: list[Spot]
     results = []
     for spot in spots:
         x0, y0, x1, y1 = spot.card
-        card = _cut(page, (x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale), scale)
+        card = _cut(page, (x0 * scale, (height - y1) * scale, x1 * scale, (height - y0) * scale))
         label = cards.CardResult(where, spot.payload).label
         if card is None:
             results.append(cards.CardResult(where, spot.payload, [f"{label}: its card is not on the page where "
@@ -192,12 +179,14 @@ def check_found(page: np.ndarray, scale: float, secret, layout, where: str) -> l
     drawn at FLAT_DPI or more shows its codes crisp: where none is found, none is printed); None
     when the page must be read as a photo is (a code that is not a key's, or that does not lie
     as a layout puts it)."""
-    codes = _codes(page)
+    codes = scans.read_qr(page)
     results = []
     for code in codes:
         if not scans.payload_of(code.text).startswith(f"{key_payload.PREFIX}:"):
             return None
-        layouts = [layout] if layout else _layouts(scans.payload_of(code.text))
+        layouts = [layout] if layout else layouts_of(scans.payload_of(code.text))
+        if not layouts:                 # not a key's payload after all: the photo reader says why
+            return None
         lay = layouts[0]
         width, height = lay.key_card.size
         # the page's scale is known: only the QR's top-left corner and its turn are taken from zxing
@@ -210,7 +199,7 @@ def check_found(page: np.ndarray, scale: float, secret, layout, where: str) -> l
         corners = np.array([(x0 + scale * (cos * du - sin * dv), y0 + scale * (sin * du + cos * dv))
                             for du, dv in offsets])
         xs, ys = corners[:, 0], corners[:, 1]
-        card = _cut(page, (xs.min(), ys.min(), xs.max(), ys.max()), scale)
+        card = _cut(page, (xs.min(), ys.min(), xs.max(), ys.max()))
         if card is None:
             return None
         card, upright = _upright(card)
@@ -221,15 +210,14 @@ def check_found(page: np.ndarray, scale: float, secret, layout, where: str) -> l
     return results
 
 
-def _layouts(text: str) -> list:
-    """The layouts a key is read with without the kit's: its edition's, then its ink saver's."""
+def layouts_of(text: str) -> list:
+    """The layouts the key of payload ``text`` is read with without the kit's (``cards.layouts_for``)."""
     try:
         parsed = key_payload.decode(text)
     except KitgenError:
         return []
     duet = isinstance(parsed, key_payload.DuetPayload)
-    rows = len(parsed.side_a if duet else parsed.grid)
-    return [cards._edition_layout(rows, duet), cards._edition_layout(rows, duet, "saver")]
+    return cards.layouts_for(len(parsed.side_a if duet else parsed.grid), duet)
 
 
 # --- a document -------------------------------------------------------------
@@ -297,11 +285,6 @@ def read_pdf(path, secret, layout, dpi: float, spots: dict | None, photo_reader,
 
 
 def _run(tasks, jobs: int):
-    import multiprocessing
+    from kitgen.games.codenames.key_volumes import forked
 
-    jobs = max(1, min(jobs, len(tasks)))
-    if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_task, tasks)
-        return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_task, tasks)
+    return forked(_task, tasks, max(1, min(jobs, len(tasks))))

@@ -130,7 +130,7 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
         gc.freeze()
         try:
             with writer.path("keys.jsonl").open("w", encoding="utf-8") as entries:
-                for volume, lines in _drawn(tasks, jobs):
+                for volume, lines in forked(_volume, tasks, jobs):
                     entries.write(lines)
                     volumes.append(volume)
                     for _ in range(volume.pages):
@@ -147,15 +147,16 @@ def build(count: int, edition: str, seed: str | None, out_dir: Path, paper: str 
     return Volumes(target, volumes, count)
 
 
-def _drawn(tasks, jobs: int):
-    """Each volume drawn, in order: here, or by ``jobs`` forked workers."""
+def forked(function, tasks, jobs: int):
+    """``function`` of each task, in order: here, or by ``jobs`` forked workers (which inherit what
+    the caller set up before: where fork is not to be had, here)."""
     import multiprocessing
 
     if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_volume, tasks)
+        yield from map(function, tasks)
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_volume, tasks)
+        yield from pool.imap(function, tasks)
 
 
 def _manifest(handle, header: dict, entries: Path) -> None:

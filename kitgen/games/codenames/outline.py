@@ -176,14 +176,14 @@ def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
             for lay in layouts:
                 for shape in range(len(SHAPES)):
                     for turn in range(4):
-                        reader = _reader(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
-                        if reader is None:
+                        reading = _reading(photo, quad, lay, shape, turn, deck.rows, deck.cols, deck.kinds)
+                        if reading is None:
                             continue
-                        costs = against(deck, reader.evidence)
-                        read = np.array([deck.kinds.find(c) for c in reader.cells_read])
+                        costs = against(deck, reading.evidence)
+                        read = np.array([deck.kinds.find(c) for c in reading.cells])
                         for index in np.argsort(costs, kind="stable")[:2]:
                             wrong = int((deck.cells[index] != read).sum())
-                            candidates.append((float(costs[index]), (number, int(index)), reader.matrix, wrong))
+                            candidates.append((float(costs[index]), (number, int(index)), reading.matrix, wrong))
         if not candidates:
             continue
         cost, (number, index), matrix, wrong = min(candidates, key=lambda c: c[0])
@@ -247,33 +247,37 @@ def _reads_as_key(photo, quad, edition, layout) -> bool:
     kinds = symbols.DUET_KINDS if edition.cooperative else symbols.KINDS
     for shape in range(len(SHAPES)):
         for turn in range(4):
-            reader = _reader(photo, quad, layout, shape, turn, edition.rows, edition.cols, kinds)
-            if reader is not None and _counts_fit(reader.cells_read, edition):
+            reading = _reading(photo, quad, layout, shape, turn, edition.rows, edition.cols, kinds)
+            if reading is not None and _counts_fit(reading.cells, edition):
                 return True
     return False
 
 
-def _reader(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, kinds: str):
-    """The cells of the card whose outline ``SHAPES[shape]`` is ``quad``, at quarter ``turn``,
-    read (``CardReader.read``; the map from the card is its ``matrix``); None for a degenerate quad."""
-    from PIL import Image
+@dataclass(frozen=True)
+class Reading:
+    """A card read through one trial map: its cells, each cell's evidence, and the map."""
 
+    cells: str
+    evidence: list
+    matrix: np.ndarray
+
+
+def _reading(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, kinds: str) -> Reading | None:
+    """The card whose outline ``SHAPES[shape]`` is ``quad``, at quarter ``turn``, drawn flat and
+    read (``CardReader.read``); None for a degenerate quad."""
     from kitgen.games.codenames.cards import CardReader
 
     card = layout.key_card
     width, height = card.size
-    inset = card.panel.inset
     across, down = SHAPES[shape]
-    x, y = inset * across, inset * down
+    x, y = card.panel.inset * across, card.panel.inset * down
     points = [(x, y), (width - x, y), (width - x, height - y), (x, height - y)]
     try:
         matrix = registration.homography(points, np.roll(quad, turn, axis=0))
     except ValueError:
         return None
     native = registration.pixels_per_unit(matrix, width / 2, height / 2)
-    scale = min(max(native, photos.READ_SCALE[0]), photos.READ_SCALE[1])
-    flat = registration.rectify(photo, matrix, scale, card.size)
-    reader = CardReader(Image.fromarray(flat), scale, layout, rows, cols, kinds)
-    reader.cells_read = reader.read()
-    reader.matrix = matrix
-    return reader
+    flat, scale, _ = photos.flatten(photo, photos.Placed(matrix, native), layout)
+    reader = CardReader(flat, scale, layout, rows, cols, kinds)
+    cells = reader.read()
+    return Reading(cells, reader.evidence, matrix)

@@ -27,11 +27,17 @@ from kitgen.games.codenames.cards import (  # noqa: F401 - read here, and verify
     compare_grid,
     deck,
     faces,
+    layouts_for,
     load_manifest,
 )
 from kitgen.render import qr
 
 UNREAD = "its QR code is in view but could not be read"
+
+
+def _unread(result: CardResult) -> bool:
+    """Whether ``result`` is a card whose QR code was in view but not read."""
+    return bool(result.problems) and UNREAD in result.problems[-1]
 
 
 def unread(grey, matrix, layout, modules: int) -> str:
@@ -54,8 +60,7 @@ def _check_code(code, photo, grey, where: str, secret: Secret | None, layout):
     shown = faces(parsed)
     grid = next(iter(shown.values()))
     rows, cols = len(grid), len(grid[0])
-    # without the kit's layout: its edition's, then (a print that reads wrong) its ink saver's
-    candidates = [layout] if layout else [_edition_layout(rows, duet), _edition_layout(rows, duet, "saver")]
+    candidates = layouts_for(rows, duet, layout)
     best = None
     try:
         for card_layout in candidates:
@@ -224,7 +229,7 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
             placed.append(card)
     results += _search_sheet(photo, grey, where, secret, layout, placed, results)
     if secret is not None and secret.total and \
-            (not results or any(r.problems and UNREAD in r.problems[-1] for r in results)):
+            (not results or any(map(_unread, results))):
         results = _by_grid(photo, grey, where, secret, layout, results)
     if not results:
         results = _unread_cards(photo, grey, where, layout, secret)
@@ -259,12 +264,11 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
     from kitgen.games.codenames import outline
     from kitgen.games.codenames.editions import EDITIONS
 
-    read = {r.payload for r in results if not (r.problems and UNREAD in r.problems[-1])}
+    read = {r.payload for r in results if not _unread(r)}
     decks = []
     for told in outline.decks_of(secret):
         duet = EDITIONS[told.edition].cooperative
-        decks.append((told, [layout] if layout else [_edition_layout(told.rows, duet),
-                                                     _edition_layout(told.rows, duet, "saver")]))
+        decks.append((told, layouts_for(told.rows, duet, layout)))
     for found in outline.find(photo, grey, decks, skip=read):
         told, layouts = next(pair for pair in decks if pair[0] is found.deck)
         # checked through each map that read it, best first, until one reads it as it should be: a
@@ -300,9 +304,8 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
         result.remarks.append(f"its QR code could not be read: told by its printed grid among {among} (evidence "
                               f"{found.against:.1f} against it, {found.nearest:.1f} against the nearest other; "
                               f"the deck's nearest key differs in {found.nearest_cells} cells)")
-        unread = next((r for r in results if r.problems and UNREAD in r.problems[-1]
-                       and r.payload in (result.payload, "")), None)
-        results = [r for r in results if r is not unread and r.payload != result.payload] + [result]
+        replaced = next((r for r in results if _unread(r) and r.payload in (result.payload, "")), None)
+        results = [r for r in results if r is not replaced and r.payload != result.payload] + [result]
         read.add(found.payload)
     return results
 
@@ -366,15 +369,9 @@ def _read_flat(path, secret: Secret | None, layout, dpi: float, jobs: int, progr
         spots = flat.spots_by_page(secret, name) if name else None
         if spots is not None:
             if layout is None:
-                layout = _edition_layout(*_rows_duet(secret))
+                layout = flat.layouts_of(secret.positions[0][0])[0]
             check_payload(secret.positions[0][0], secret)     # the deck, dealt once, before the workers fork
     return flat.read_pdf(path, secret, layout, dpi, spots or None, check_image, jobs, progress, prefix)
-
-
-def _rows_duet(secret: Secret) -> tuple[int, bool]:
-    parsed = key_payload.decode(secret.positions[0][0])
-    duet = isinstance(parsed, key_payload.DuetPayload)
-    return len(parsed.side_a if duet else parsed.grid), duet
 
 
 def _verify_kit(folder: Path, secret: Secret, layout, dpi: float, jobs: int, progress) -> list[CardResult]:
