@@ -310,3 +310,102 @@ def test_a_pictures_key_whose_qr_is_painted_over_still_verifies(pictures_kit, tm
     assert result.stdout.startswith(f"OK   key {entry['number']}/6 CLASSIC-PICTURES (hidden.jpg): the key of its "
                                     "kit\n     its QR code could not be read: told by its printed grid among the kit's "
                                     "6 keys")
+
+
+
+# hand-held seeds of bench/photos.py on the built-in pictures and ink-saver kits whose QR codes do not read and
+# whose cards each of the outline's ways finds (a pictures card on a pale table whose paper edges do not show:
+# by its grid's edge, at the smaller working size; a pale ink-saver card on a table of its grey: by its tint;
+# a grid inside an outline whose reading missed a cell; blurred black symbols told from the teams' inks)
+OUTLINE_SEEDS = [("pictures", 90), ("pictures", 21), ("saver", 2), ("pictures", 66), ("saver", 29), ("saver", 106)]
+
+
+@pytest.fixture(scope="module")
+def edition_kits(tmp_path_factory):
+    """The built-in pictures kit and the English kit in ink saver, built as bench/photos.py builds
+    them: {name: (folder, manifest, pages at DPI, layout)}."""
+    import json
+
+    from kitgen import layouts
+    from kitgen.games.codenames.model import layout_overlays
+
+    kits = {}
+    for name, options in (("pictures", ["--edition", "pictures"]), ("saver", ["--ink", "saver"])):
+        out = tmp_path_factory.mktemp(name)
+        assert kitgen("build", "--out", out, *options).returncode == 0
+        folder = next(out.iterdir())
+        manifest = json.loads((folder / "manifest.json").read_text())
+        secret = verify.load_manifest(str(folder / "manifest.json"))
+        kits[name] = (folder, manifest, pages_of(folder / "keys.pdf", DPI),
+                      layouts.load(secret.layout, layout_overlays(secret.ink, secret.colour)))
+    return kits
+
+
+@pytest.mark.parametrize("name, seed", OUTLINE_SEEDS)
+def test_a_hand_held_card_is_found_by_each_outline_it_shows(edition_kits, name, seed, tmp_path):
+    """Each verifies by its grid; the same shot with one cell repainted fails, on that cell where it
+    is told."""
+    folder, manifest, pages, layout = edition_kits[name]
+    entry = random.Random(seed).choice(manifest["keys"])
+    page = pages(entry["page"])
+    card, (left, top) = _cut_card(page, entry)
+    shot = photosim.draw_shot(seed, card.size, card.size[0], frames=photosim.FRAMES, profile=photosim.HANDHELD)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(photosim.take(card, shot))
+    assert not verify.scans.find_codes(Image.open(photo))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "its QR code could not be read: told by its printed grid" in result.stdout
+    grid = _grid(entry)
+    index = len(grid) // 2
+    other = "N" if grid[index] != "N" else "R"
+    x0, y0, x1, y1 = _box(entry["cells"][index], page)
+    forged = photosim.repaint(card, (x0 - left, y0 - top, x1 - left, y1 - top), other, layout,
+                              layout.key_card.grid.symbol)
+    photo.write_bytes(photosim.take(forged, shot))
+    result = kitgen("verify", photo, "--kit", folder / "manifest.json")
+    assert result.returncode in (2, 3) and "OK" not in result.stdout, result.stdout
+    if result.returncode == 2:          # its grid, one cell off, told no key: no card found
+        assert "no QR code found" in result.stderr
+        return
+    cols = len(entry["payload"].split(":")[4].split("/")[0])
+    assert f"cell row {index // cols + 1}, column {index % cols + 1}: expected {TYPE_NAMES[grid[index]]}, found " \
+           f"{TYPE_NAMES[other]}" in result.stdout
+
+def test_a_tint_whose_grey_is_the_tables_has_an_outline():
+    """A pale pink card on a beige table of the same grey: Canny on the grey finds no edge round it,
+    on the photo's colours (outline._chroma) it does, at its corners."""
+    import cv2
+
+    table, pink = (205, 196, 170), (226, 182, 186)
+    luma = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]      # noqa: E731
+    assert abs(luma(table) - luma(pink)) < 3
+    photo = np.full((600, 800, 3), table, np.uint8)
+    corners = np.array([(250, 120), (560, 170), (520, 470), (210, 420)], np.int32)
+    cv2.fillConvexPoly(photo, corners, pink)
+    photo = cv2.GaussianBlur(photo, (0, 0), 2.0)
+    grey = cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY)
+    assert not outline.outlines(grey)
+    found = outline.outlines(grey, photo)
+    assert found
+    quad = outline._aligned(found[0], corners.astype(float))
+    assert np.abs(quad - corners).max() < 4
+
+
+def test_a_blurred_black_symbol_is_told_from_a_teams_ink():
+    """Ink saver: a thin black dash blurred into its cream fill is grey. As a mix of a type's fill
+    and ink (cards.CardReader._off_ink) it is a bystander's, though its colour alone lies nearer the
+    red ink than the black; a red dot blurred into its pink fill is still red's."""
+    from kitgen import layouts
+    from kitgen.games.codenames.cards import CardReader
+
+    layout = layouts.load("default", ("ink-saver",))
+    reader = CardReader(Image.new("RGB", (180, 250), "white"), 1.0, layout, 5, 5)
+    fill, ink = (np.array(c) for c in reader.references["N"])
+    dash = tuple(0.5 * fill + 0.5 * ink)                  # half ink, half fill
+    red = np.array(reader.references["R"][1])
+    assert ((np.array(dash) - red) ** 2).sum() < ((np.array(dash) - ink) ** 2).sum()     # by colour alone: red
+    assert reader._off_ink(dash, "N") < reader._off_ink(dash, "R") / 10
+    pink, dot = (np.array(c) for c in reader.references["R"])
+    soft_dot = tuple(0.6 * pink + 0.4 * dot)
+    assert reader._off_ink(soft_dot, "R") < reader._off_ink(soft_dot, "N") / 5

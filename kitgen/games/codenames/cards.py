@@ -27,6 +27,8 @@ CELL_INSET = 0.06               # of a cell's width, left out all round when it 
 TEMPLATE_MATCH = 0.3            # the least correlation of a cell with its drawing that reads it
 TEMPLATE_SOFTNESS = (0.0, 0.15, 0.3)   # blurs tried, in symbol half sizes
 TEMPLATE_GAP = 0.3              # a correlation this much under the best one's: clearly not that type
+INK_LEADS = 2.0                 # an ink this many times nearer a team's than black's (or the reverse) overturns a shape
+INK_NOISE = 10 ** 2 * 3         # squared colour distance under which two colours are alike (a photo's noise)
 INK_EVIDENCE = 0.5              # how clearly a symbol's ink tells red from blue (a tint read in a photo)
 SIDE_MARK = (0.15, 0.85)        # of a duet key's start box: where a filled box (side A) is dark, an outlined one not
 
@@ -269,6 +271,17 @@ class CardReader:
             self._cell_cache[key] = cv2.resize(cut, (shape[1], shape[0])) if cut.shape != shape else cut
         return self._cell_cache[key]
 
+    def _off_ink(self, seen, kind: str) -> float:
+        """How far a symbol's colour as seen is from any mix of ``kind``'s fill and ink (a thin symbol
+        blurred is part ink, part fill): the squared distance to that line, at least INK_NOISE."""
+        import numpy as np
+
+        fill, ink = (np.array(c, float) for c in self.references[kind])
+        along = ink - fill
+        t = min(max(float(np.dot(np.array(seen, float) - fill, along) / max(float(np.dot(along, along)), 1.0)),
+                    0.0), 1.0)
+        return max(float(((np.array(seen, float) - fill - t * along) ** 2).sum()), INK_NOISE)
+
     def _ink(self, box):
         """The colour of a cell's symbol: the darkest fifth of the pixels around its centre."""
         import numpy as np
@@ -313,13 +326,37 @@ class CardReader:
             return "".join(read)
         red, blue = self.references["R"][1], self.references["B"][1]
         if sum((a - b) ** 2 for a, b in zip(red, blue)) > TEAM_INKS:
-            inks = {i: self._normalized(self._ink(box)) for i, (box, kind) in enumerate(zip(self.cells, read))
-                    if kind in "RB"}
-            if inks and max(max(c) - min(c) for c in inks.values()) > 60:          # the photo shows colour
-                for i, ink in inks.items():
-                    read[i] = min("RB", key=lambda k: sum((a - b) ** 2 for a, b in zip(ink, self.references[k][1])))
-                    self.evidence[i].update({read[i]: 0.0, "B" if read[i] == "R" else "R": INK_EVIDENCE})
+            self._by_ink(read)
         return "".join(read)
+
+    def _by_ink(self, read: list) -> None:
+        """Where the symbols carry the team colours and the photo shows them: each cell's symbol ink
+        tells red from blue, and a team's ink from the black of a bystander's or assassin's symbol
+        (which of those two, their shapes tell)."""
+        inks = {i: self._normalized(self._ink(box)) for i, box in enumerate(self.cells)}
+        teams = [ink for i, ink in inks.items() if read[i] in "RB"]
+        if not teams or max(max(c) - min(c) for c in teams) <= 60:          # the photo shows no colour
+            return
+        black = [k for k in "NA" if k in self.kinds and self.references[k][1] not in (self.references["R"][1],
+                                                                                     self.references["B"][1])]
+        for i, ink in inks.items():
+            near = {k: self._off_ink(ink, k) for k in ("R", "B", *black)}
+            team = min("RB", key=near.get)
+            other = min(black, key=near.get) if black else None
+            if read[i] in "RB":
+                if other and near[other] * INK_LEADS < near[team]:         # a black symbol: its shape tells which
+                    shaped = self.by_template(self.cells[i], black)
+                    if shaped != "?":
+                        read[i] = shaped
+                        self.evidence[i].update({"R": INK_EVIDENCE, "B": INK_EVIDENCE, shaped: 0.0})
+                        continue
+                read[i] = team
+            elif other and near[team] * INK_LEADS < near[other]:          # a team's ink read as a black shape
+                read[i] = team
+                self.evidence[i].update({k: INK_EVIDENCE for k in black})
+            else:
+                continue
+            self.evidence[i].update({team: 0.0, "B" if team == "R" else "R": INK_EVIDENCE})
 
 
 def _luma(rgb) -> float:

@@ -20,7 +20,10 @@ from kitgen.games.codenames.editions import edition_for_rows
 from kitgen.games.codenames.render import cell_symbols, key_cards
 from kitgen.render import paint, qr
 
-COARSE_TO_FINE = (0.7, 1.4, 2.8)    # ECC scales, pixels per point (about 2, 4 and 8 per mm)
+# ECC scales, pixels per point (about 2 and 4 per mm): at 1.4 a card is registered to a fraction of a
+# millimetre, far within its cells; a third scale of 2.8 took two thirds of a photo's time (a pale ink-saver
+# card's ECC runs all its steps there) and read no cell better on the bench (bench/photos.py)
+COARSE_TO_FINE = (0.7, 1.4)
 READ_SCALE = (1.5, 3.5)             # the flattened card's pixels per point: the photo's own, within these
 QR_LOOK_SCALE = 6.0                 # pixels per module when a neighbour's QR is looked for
 QR_MARGIN = 0.25                    # of the QR's size, around it, that must be in the photo

@@ -285,6 +285,10 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
             # pulled off by blur; the card is judged by the reading that registered it
             result.problems = []
             result.notes.append("read through its outline")
+        if found.weak and result.problems:
+            # told by a reading unclear in many cells (another edition's grid read as this one's, say),
+            # and not borne out by its cells: not told
+            continue
         sought = photos.look_for_qr(grey, card[0], card[1], card[2])[0] if card is not None else None
         if sought is not None:      # the QR code, sought module by module where the card's grid puts it
             text = scans.payload_of(sought.text)
