@@ -189,6 +189,32 @@ def open_image(path: Path):
     return image
 
 
+def open_photo(path: Path):
+    """An image file as an RGB numpy array (``open_image``'s checks: its size, then its header by PIL,
+    which refuses what is not a PNG or JPEG or has more than MAX_PIXELS), decoded by OpenCV into the
+    array itself (a 12-megapixel photo is not copied out of a PIL image; its orientation is the
+    file's pixels', as PIL reads it)."""
+    import io
+
+    import cv2
+    import numpy as np
+    from PIL import Image, UnidentifiedImageError
+
+    data = files.read_bytes(path, MAX_SCAN_BYTES, "scans and photos")
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    try:
+        with Image.open(io.BytesIO(data)) as header:
+            known = header.format in ("PNG", "JPEG") and header.size[0] * header.size[1] <= MAX_PIXELS
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as err:
+        reason = "too large" if isinstance(err, Image.DecompressionBombError) else "not a readable PNG or JPEG image"
+        raise KitgenError(f"is {reason}", source=str(path)) from None
+    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION) \
+        if known else None
+    if bgr is None:         # a format PIL knows and this path does not, or a file OpenCV cannot decode: PIL's way
+        return np.asarray(open_image(path).convert("RGB"))
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
 def unreadable(reason: str, source: str | None) -> KitgenError:
     """The one line for a PDF that pdfium cannot load, count or render."""
     reason = reason.replace(" (PDFium: Success)", "").rstrip(".")          # pdfium's code for no known reason

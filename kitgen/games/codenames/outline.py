@@ -62,7 +62,7 @@ class Found:
     nearest_cells: int
     deck: "Deck | None" = None
     others: list = field(default_factory=list)      # the next maps that read the same face, best first
-    wrong: int = 0                  # cells of the face that its outline's readings read otherwise (the fewest)
+    wrong: int = 0                  # cells of the face that the outline's own reading read otherwise
     weak: bool = False              # the nearest other face under DISTINCT times as far: told only if it then checks
 
 
@@ -251,7 +251,7 @@ def _told(photo, quad, decks) -> Found | None:
                         candidates.append((float(costs[index]), (number, int(index)), reading.matrix, wrong))
     if not candidates:
         return None
-    cost, (number, index), matrix, _ = min(candidates, key=lambda c: c[0])
+    cost, (number, index), matrix, wrong = min(candidates, key=lambda c: c[0])
     deck = decks[number][0]
     nearest = min((c[0] for c in candidates if c[1] != (number, index)), default=math.inf)
     if cost > IDENTIFY or nearest < cost + SEPARATION:
@@ -259,9 +259,8 @@ def _told(photo, quad, decks) -> Found | None:
     differ = (deck.cells != deck.cells[index]).sum(axis=1)
     differ[index] = deck.cells.shape[1] + 1
     others = [c[2] for c in sorted(candidates, key=lambda c: c[0]) if c[1] == (number, index) and c[2] is not matrix]
-    fewest = min(c[3] for c in candidates if c[1] == (number, index))     # by any of its maps
     return Found(deck.payloads[index], deck.names[index], matrix, cost, nearest, int(differ.min()), deck,
-                 others[:MAPS - 1], fewest, nearest < DISTINCT * cost)
+                 others[:MAPS - 1], wrong, nearest < DISTINCT * cost)
 
 
 def _inside(point, quad) -> bool:

@@ -218,8 +218,10 @@ def check_image(image, where: str, secret: Secret | None, layout=None) -> list[C
     import cv2
     import numpy as np
 
-    image = image if image.mode == "RGB" else image.convert("RGB")
-    photo = np.asarray(image)
+    if isinstance(image, np.ndarray):           # an RGB array (scans.open_photo)
+        photo = image
+    else:
+        photo = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     grey = cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY)          # ITU-R 601 luma, as PIL's "L"
     results, placed = [], []
     for code in scans.find_codes(grey):
@@ -280,7 +282,8 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
                 result, card = tried
             if not result.problems:
                 break
-        if result.problems and not found.wrong and all(" cell row " in p for p in result.problems):
+        if result.problems and not found.wrong and all(" cell row " in p for p in result.problems) and \
+                card is not None and _moved(card[0], found.matrix, card[1]) > PULLED_OFF:
             # its outline's own map read every cell as the face's, the refined maps did not: a refinement
             # pulled off by blur; the card is judged by the reading that registered it
             result.problems = []
@@ -314,6 +317,22 @@ def _by_grid(photo, grey, where: str, secret: Secret, layout, results: list[Card
     return results
 
 
+PULLED_OFF = 0.25   # of a cell: a refined map whose grid lies this far from its outline's map was pulled off
+
+
+def _moved(matrix, other, layout) -> float:
+    """How far the grid's corners lie apart through two maps of a card, in cells (the larger way)."""
+    from kitgen import registration
+
+    card = layout.key_card
+    gx, gy, gw, gh = card.grid.box
+    top = card.size[1] - gy - gh
+    corners = [(gx, top), (gx + gw, top), (gx + gw, top + gh), (gx, top + gh)]
+    here, there = registration.apply(matrix, corners), registration.apply(other, corners)
+    cell = math.dist(here[0], here[1]) / 5          # every edition's grid is 5 cells across
+    return max(math.dist(a, b) for a, b in zip(here, there)) / max(cell, 1e-9)
+
+
 def _same_key(text: str, payload: str, kit_known: bool) -> bool:
     """Whether a QR's text is ``payload``; without the kit id known, the same key under any kit id
     (its fields after the kit id, but the check code, which the kit id changes)."""
@@ -342,6 +361,8 @@ def verify(target: str, secret: Secret | None = None, dpi: float = 200, jobs: in
         results = _verify_kit(value, secret, layout, dpi, jobs, progress)
     elif kind == "pdf" and dpi >= flat.FLAT_DPI and _drawn_by_kitgen(value):
         results = _read_flat(value, secret, layout, dpi, jobs, progress)
+    elif kind == "image":
+        results = check_image(scans.open_photo(value), value.name, secret, layout)
     else:
         results = []
         key = f"{key_payload.PREFIX}:"
