@@ -174,15 +174,21 @@ def manifest_text(path: str) -> str:
 
 
 def open_image(path: Path):
+    return _pil_image(files.read_bytes(path, MAX_SCAN_BYTES, "scans and photos"), path, load=True)
+
+
+def _pil_image(data: bytes, path: Path, load: bool):
+    """The image file's bytes opened by PIL (only its header unless ``load``); what PIL cannot read,
+    or that has over twice MAX_PIXELS, is one line."""
     import io
 
     from PIL import Image, UnidentifiedImageError
 
-    data = files.read_bytes(path, MAX_SCAN_BYTES, "scans and photos")
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
         image = Image.open(io.BytesIO(data))
-        image.load()
+        if load:
+            image.load()
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as err:
         reason = "too large" if isinstance(err, Image.DecompressionBombError) else "not a readable PNG or JPEG image"
         raise KitgenError(f"is {reason}", source=str(path)) from None
@@ -190,29 +196,20 @@ def open_image(path: Path):
 
 
 def open_photo(path: Path):
-    """An image file as an RGB numpy array (``open_image``'s checks: its size, then its header by PIL,
-    which refuses what is not a PNG or JPEG or has more than MAX_PIXELS), decoded by OpenCV into the
-    array itself (a 12-megapixel photo is not copied out of a PIL image; its orientation is the
-    file's pixels', as PIL reads it)."""
-    import io
-
+    """An image file as an RGB numpy array (``open_image``'s checks: its size, then its header by PIL),
+    a PNG or JPEG within MAX_PIXELS decoded by OpenCV into the array itself (a 12-megapixel photo is
+    not copied out of a PIL image; its orientation is the file's pixels', as PIL reads it), any other
+    the PIL way."""
     import cv2
     import numpy as np
-    from PIL import Image, UnidentifiedImageError
 
     data = files.read_bytes(path, MAX_SCAN_BYTES, "scans and photos")
-    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-    try:
-        with Image.open(io.BytesIO(data)) as header:
-            known = header.format in ("PNG", "JPEG") and header.size[0] * header.size[1] <= MAX_PIXELS
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as err:
-        reason = "too large" if isinstance(err, Image.DecompressionBombError) else "not a readable PNG or JPEG image"
-        raise KitgenError(f"is {reason}", source=str(path)) from None
-    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION) \
-        if known else None
-    if bgr is None:         # a format PIL knows and this path does not, or a file OpenCV cannot decode: PIL's way
-        return np.asarray(open_image(path).convert("RGB"))
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    header = _pil_image(data, path, load=False)
+    if header.format in ("PNG", "JPEG") and header.size[0] * header.size[1] <= MAX_PIXELS:
+        bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if bgr is not None:
+            return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    return np.asarray(_pil_image(data, path, load=True).convert("RGB"))
 
 
 def unreadable(reason: str, source: str | None) -> KitgenError:

@@ -227,7 +227,7 @@ def find(photo: np.ndarray, grey: np.ndarray, decks, skip=()) -> list[Found]:
 
 def _nearer(found: Found, other: Found) -> bool:
     """Whether ``found`` is the better of two outlines, one inside the other, of one card: of the same
-    face, the one that some map reads with fewer cells otherwise; else the face with less against it."""
+    face, the one whose own reading reads fewer cells otherwise; else the face with less against it."""
     if (found.payload, found.face) == (other.payload, other.face) and found.wrong != other.wrong:
         return found.wrong < other.wrong
     return found.against < other.against
@@ -329,8 +329,7 @@ def _reading(photo, quad, layout, shape: int, turn: int, rows: int, cols: int, k
     card = layout.key_card
     width, height = card.size
     if SHAPES[shape] == "grid":
-        gx, gy, gw, gh = card.grid.box
-        points = [(gx, height - gy - gh), (gx + gw, height - gy - gh), (gx + gw, height - gy), (gx, height - gy)]
+        points = photos.grid_on_card(layout)
     else:
         across, down = SHAPES[shape]
         x, y = card.panel.inset * across, card.panel.inset * down

@@ -143,6 +143,13 @@ def qr_on_card(layout) -> list[tuple[float, float]]:
     return [(qx, top), (qx + size, top), (qx + size, top + size), (qx, top + size)]
 
 
+def grid_on_card(layout) -> list[tuple[float, float]]:
+    """The cell grid's corners on the card (points, y down), in ``qr_on_card``'s order."""
+    gx, gy, gw, gh = layout.key_card.grid.box
+    top = layout.key_card.size[1] - gy - gh
+    return [(gx, top), (gx + gw, top), (gx + gw, top + gh), (gx, top + gh)]
+
+
 @dataclass
 class Placed:
     """A key card found in a photo: the map from the card (points, y down) to the photo."""
@@ -179,9 +186,7 @@ def flatten(photo: np.ndarray, placed: Placed, layout):
     card = layout.key_card
     scale = min(max(placed.scale, READ_SCALE[0]), READ_SCALE[1])
     flat = registration.rectify(photo, placed.matrix, scale, card.size)
-    gx, gy, gw, gh = card.grid.box
-    top = card.size[1] - gy - gh
-    grid_corners = registration.apply(placed.matrix, [(gx, top), (gx + gw, top), (gx + gw, top + gh), (gx, top + gh)])
+    grid_corners = registration.apply(placed.matrix, grid_on_card(layout))
     height, width = photo.shape[:2]
     outside = sum(not (0 <= x < width and 0 <= y < height) for x, y in grid_corners) / 4
     return Image.fromarray(flat), scale, outside

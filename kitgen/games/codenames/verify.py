@@ -324,10 +324,7 @@ def _moved(matrix, other, layout) -> float:
     """How far the grid's corners lie apart through two maps of a card, in cells (the larger way)."""
     from kitgen import registration
 
-    card = layout.key_card
-    gx, gy, gw, gh = card.grid.box
-    top = card.size[1] - gy - gh
-    corners = [(gx, top), (gx + gw, top), (gx + gw, top + gh), (gx, top + gh)]
+    corners = photos.grid_on_card(layout)
     here, there = registration.apply(matrix, corners), registration.apply(other, corners)
     cell = math.dist(here[0], here[1]) / 5          # every edition's grid is 5 cells across
     return max(math.dist(a, b) for a, b in zip(here, there)) / max(cell, 1e-9)
